@@ -1,0 +1,137 @@
+"""Small data sets to train on, from four hand-picked points to a three-armed spiral.
+
+Each function returns ``(xs, ys)``: `xs` a list of points (lists of floats),
+`ys` their targets — ``+1.0`` or ``-1.0`` for the two-class sets, the class
+number ``0 … k-1`` for the spiral. The random ones take a `seed` and draw from
+their own `random.Random(seed)`: the same seed always gives the same points,
+and no global random state is touched. Pure Python, so they run in Pyodide too.
+
+Example:
+    >>> xs, ys = moons(n=6, noise=0.0, seed=1)
+    >>> len(xs), sorted(ys)
+    (6, [-1.0, -1.0, -1.0, 1.0, 1.0, 1.0])
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+__all__ = ["circles", "four_points", "moons", "spiral", "xor"]
+
+Points = list[list[float]]
+
+
+def four_points() -> tuple[Points, list[float]]:
+    """Four points in 3-D with targets 1, -1, -1, 1: the first network's whole world.
+
+    Example:
+        >>> four_points()[1]
+        [1.0, -1.0, -1.0, 1.0]
+    """
+    xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
+    return xs, [1.0, -1.0, -1.0, 1.0]
+
+
+def xor() -> tuple[Points, list[float]]:
+    """The four corners of the unit square; +1 where exactly one coordinate is 1.
+
+    No straight line separates the +1 corners from the -1 corners, so a
+    single neuron cannot learn XOR — a hidden layer can.
+    """
+    xs = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+    return xs, [-1.0, 1.0, 1.0, -1.0]
+
+
+def moons(n: int = 100, noise: float = 0.1, seed: int = 0) -> tuple[Points, list[float]]:
+    """Two interleaving half circles: label -1 on the upper moon, +1 on the lower one.
+
+    The upper moon is (cos t, sin t) and the lower (1 - cos t, 0.5 - sin t) for
+    t evenly spaced over [0, π]; each coordinate then gets Gaussian noise of
+    standard deviation `noise`. The points come shuffled. With an odd `n`
+    the lower moon has the extra point.
+    """
+    _check_count(n, "moons", "n", minimum=2)
+    _check_noise(noise, "moons")
+    rng = _generator(seed, "moons")
+    upper = [[math.cos(t), math.sin(t)] for t in _evenly_spaced(0.0, math.pi, n // 2)]
+    lower = [[1.0 - math.cos(t), 0.5 - math.sin(t)] for t in _evenly_spaced(0.0, math.pi, n - n // 2)]
+    return _noisy_shuffled(upper, lower, noise, rng)
+
+
+def circles(
+    n: int = 100, noise: float = 0.05, factor: float = 0.5, seed: int = 0
+) -> tuple[Points, list[float]]:
+    """A circle of radius 1 (label -1) around a circle of radius `factor` (label +1).
+
+    Each circle's points are evenly spaced in angle, then get Gaussian noise of
+    standard deviation `noise`; the points come shuffled. With an odd `n` the
+    inner circle has the extra point.
+    """
+    _check_count(n, "circles", "n", minimum=2)
+    _check_noise(noise, "circles")
+    if not 0 < factor < 1:
+        raise ValueError(f"circles needs 0 < factor < 1 (inner radius / outer radius), got factor={factor!r}")
+    rng = _generator(seed, "circles")
+
+    def ring(count: int, radius: float) -> Points:
+        angles = _evenly_spaced(0.0, math.tau, count, include_stop=False)  # 2π would repeat angle 0
+        return [[radius * math.cos(t), radius * math.sin(t)] for t in angles]
+
+    return _noisy_shuffled(ring(n // 2, 1.0), ring(n - n // 2, factor), noise, rng)
+
+
+def spiral(
+    n_per_class: int = 50, classes: int = 3, noise: float = 0.2, seed: int = 0
+) -> tuple[Points, list[int]]:
+    """`classes` spiral arms around the origin, one class per arm (labels 0 … classes-1).
+
+    Arm j has points at radius r from 0 to 1 and angle 4j + 4r, plus Gaussian
+    noise of standard deviation `noise` on the angle; the point is
+    (r sin angle, r cos angle). The points come shuffled. A linear model gets
+    about 1/classes of them right; an MLP with softmax cross-entropy learns them.
+    """
+    _check_count(n_per_class, "spiral", "n_per_class", minimum=1)
+    _check_count(classes, "spiral", "classes", minimum=2)
+    _check_noise(noise, "spiral")
+    rng = _generator(seed, "spiral")
+    examples = []
+    for label in range(classes):
+        for r in _evenly_spaced(0.0, 1.0, n_per_class):
+            angle = 4.0 * (label + r) + rng.gauss(0.0, noise)
+            examples.append(([r * math.sin(angle), r * math.cos(angle)], label))
+    rng.shuffle(examples)
+    return [x for x, _ in examples], [y for _, y in examples]
+
+
+def _evenly_spaced(start: float, stop: float, count: int, include_stop: bool = True) -> list[float]:
+    """`count` evenly spaced numbers from `start` to `stop` (just `start` when count is 1)."""
+    gaps = count - 1 if include_stop else count
+    step = (stop - start) / gaps if gaps else 0.0
+    return [start + i * step for i in range(count)]
+
+
+def _noisy_shuffled(
+    negatives: Points, positives: Points, noise: float, rng: random.Random
+) -> tuple[Points, list[float]]:
+    """The points of both classes with Gaussian noise added, labelled -1 / +1 and shuffled."""
+    examples = [(point, -1.0) for point in negatives] + [(point, 1.0) for point in positives]
+    examples = [([c + rng.gauss(0.0, noise) for c in point], label) for point, label in examples]
+    rng.shuffle(examples)
+    return [x for x, _ in examples], [y for _, y in examples]
+
+
+def _check_count(n: object, owner: str, name: str, minimum: int) -> None:
+    if not isinstance(n, int) or isinstance(n, bool) or n < minimum:
+        raise ValueError(f"{owner} needs {name} to be a whole number ≥ {minimum}, got {name}={n!r}")
+
+
+def _check_noise(noise: object, owner: str) -> None:
+    if isinstance(noise, bool) or not isinstance(noise, (int, float)) or not 0 <= noise < math.inf:
+        raise ValueError(f"{owner} needs noise ≥ 0 (a standard deviation), got noise={noise!r}")
+
+
+def _generator(seed: object, owner: str) -> random.Random:
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(f"{owner} needs an int seed, got {type(seed).__name__} {seed!r}")
+    return random.Random(seed)

@@ -1,0 +1,355 @@
+"""The scalar autograd engine: a `Value` that remembers how it was made.
+
+Every arithmetic operation on a `Value` returns a new `Value` that keeps
+
+* its `data` (the number computed on the way forward),
+* its `_children` (the Values it was computed from), and
+* its `_local_grads`: for each child, the derivative of this node with
+  respect to that child, evaluated at the forward values.
+
+`backward()` then walks the graph from the output back to the inputs and
+applies the chain rule once per edge: ``child.grad += local * node.grad``.
+
+Two choices differ from the classic micrograd design, for speed and safety:
+
+1. **Local derivatives are stored as numbers, not as `_backward` closures.**
+   A closure that updates ``out.grad`` must refer to ``out``, while ``out``
+   holds the closure: every node sits in a reference cycle, and CPython's
+   cyclic garbage collector spends most of a training step finding them.
+   Numbers make the graph acyclic, so it is freed the moment it is dropped.
+2. **The walk is iterative.** A recursive topological sort hits Python's
+   recursion limit near a depth of 1,000; `topological_order` uses an
+   explicit stack, so a chain of a million nodes is fine.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from numbers import Real
+
+__all__ = ["Value", "sigmoid", "topological_order"]
+
+Number = int | float
+
+
+class Value:
+    """A scalar that records the operations applied to it.
+
+    Example:
+        >>> a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+        >>> d = a * b + 10
+        >>> d.backward()
+        >>> a.grad, b.grad
+        (-3.0, 2.0)
+    """
+
+    __slots__ = ("data", "grad", "label", "_children", "_local_grads", "_op")
+
+    def __init__(
+        self,
+        data: Number,
+        label: str = "",
+        _children: tuple[Value, ...] = (),
+        _local_grads: tuple[float, ...] = (),
+        _op: str = "",
+    ) -> None:
+        if type(data) is not float:
+            data = _as_float(data)
+        self.data = data
+        self.grad = 0.0
+        self.label = label
+        self._children = _children
+        self._local_grads = _local_grads
+        self._op = _op
+
+    def __repr__(self) -> str:
+        return f"Value(data={self.data:.4f}, grad={self.grad:.4f})"
+
+    @property
+    def children(self) -> tuple[Value, ...]:
+        """The Values this one was computed from (empty for an input)."""
+        return self._children
+
+    @property
+    def op(self) -> str:
+        """The operation that produced this Value (``""`` for an input)."""
+        return self._op
+
+    # -- operations: forward value, then the local derivative of each child --
+
+    # --8<-- [start:value_add]
+    def __add__(self, other: Value | Number) -> Value:
+        """a + b.  d/da = 1, d/db = 1."""
+        if isinstance(other, Value):
+            return Value(self.data + other.data, "", (self, other), (1.0, 1.0), "+")
+        c = _operand(other, "+")
+        return Value(self.data + c, "", (self,), (1.0,), _label(f"+ {c:g}"))
+
+    # --8<-- [end:value_add]
+
+    # --8<-- [start:value_mul]
+    def __mul__(self, other: Value | Number) -> Value:
+        """a * b.  d/da = b, d/db = a."""
+        if isinstance(other, Value):
+            return Value(self.data * other.data, "", (self, other), (other.data, self.data), "*")
+        c = _operand(other, "*")
+        return Value(self.data * c, "", (self,), (c,), _label(f"* {c:g}"))
+
+    # --8<-- [end:value_mul]
+
+    # --8<-- [start:value_pow]
+    def __pow__(self, exponent: Value | Number) -> Value:
+        """a ** n.  d/da = n * a**(n-1); for a Value exponent also d/dn = a**n * ln a."""
+        if isinstance(exponent, Value):
+            return _power_of_values(self, exponent)
+        n = _operand(exponent, "**")
+        x = self.data
+        if x == 0 and n < 0:
+            raise ZeroDivisionError(f"0 ** {n:g}: zero cannot be raised to a negative power")
+        if x < 0 and not n.is_integer():
+            raise ValueError(f"{x:g} ** {n:g}: a negative base needs a whole-number exponent")
+        return Value(_power(x, n), "", (self,), (_power_derivative(x, n),), _label(f"**{n:g}"))
+
+    # --8<-- [end:value_pow]
+
+    # --8<-- [start:value_exp]
+    def exp(self) -> Value:
+        """e**a.  d/da = e**a (an exp is its own derivative)."""
+        e = _exp(self.data)
+        return Value(e, "", (self,), (e,), "exp")
+
+    # --8<-- [end:value_exp]
+
+    # --8<-- [start:value_log]
+    def log(self) -> Value:
+        """ln a, for a > 0.  d/da = 1/a."""
+        x = self.data
+        if x <= 0:
+            raise ValueError(f"log({x:g}): the logarithm needs a positive number")
+        return Value(math.log(x), "", (self,), (1.0 / x,), "log")
+
+    # --8<-- [end:value_log]
+
+    # --8<-- [start:value_tanh]
+    def tanh(self) -> Value:
+        """tanh a.  d/da = 1 - tanh(a)**2."""
+        t = math.tanh(self.data)
+        return Value(t, "", (self,), (1.0 - t * t,), "tanh")
+
+    # --8<-- [end:value_tanh]
+
+    # --8<-- [start:value_sigmoid]
+    def sigmoid(self) -> Value:
+        """σ(a) = 1 / (1 + e**-a).  d/da = σ(a) * (1 - σ(a))."""
+        s = sigmoid(self.data)
+        return Value(s, "", (self,), (s * (1.0 - s),), "sigmoid")
+
+    # --8<-- [end:value_sigmoid]
+
+    # --8<-- [start:value_relu]
+    def relu(self) -> Value:
+        """max(0, a).  d/da = 1 where a > 0, else 0."""
+        positive = self.data > 0
+        return Value(self.data if positive else 0.0, "", (self,), (1.0 if positive else 0.0,), "relu")
+
+    # --8<-- [end:value_relu]
+
+    # -- built from the operations above ------------------------------------
+
+    # --8<-- [start:composed]
+    def __neg__(self) -> Value:  # -self
+        return self * -1.0
+
+    def __sub__(self, other: Value | Number) -> Value:  # self - other
+        return self + (-other if isinstance(other, Value) else -_operand(other, "-"))
+
+    def __truediv__(self, other: Value | Number) -> Value:  # self / other
+        if isinstance(other, Value):
+            if other.data == 0:
+                raise ZeroDivisionError(f"{self.data:g} / 0: division by a Value that is zero")
+            return self * other**-1
+        if _operand(other, "/") == 0:
+            raise ZeroDivisionError(f"{self.data:g} / 0: division by zero")
+        return self * (1.0 / other)
+
+    def __radd__(self, other: Number) -> Value:  # other + self
+        return self + other
+
+    def __rmul__(self, other: Number) -> Value:  # other * self
+        return self * other
+
+    def __rsub__(self, other: Number) -> Value:  # other - self
+        return (-self) + _operand(other, "-")
+
+    def __rtruediv__(self, other: Number) -> Value:  # other / self
+        c = _operand(other, "/")
+        if self.data == 0:
+            raise ZeroDivisionError(f"{c:g} / 0: division by a Value that is zero")
+        return self**-1 * c
+
+    # --8<-- [end:composed]
+
+    # --8<-- [start:value_rpow]
+    def __rpow__(self, base: Number) -> Value:
+        """c ** a for a plain number c > 0.  d/da = c**a * ln c."""
+        c = _operand(base, "**")
+        if c <= 0:
+            raise ValueError(f"{c:g} ** Value({self.data:g}): a Value exponent needs a positive base")
+        out = _power(c, self.data)
+        return Value(out, "", (self,), (out * math.log(c),), _label(f"{c:g}**"))
+
+    # --8<-- [end:value_rpow]
+
+    # -- backpropagation -----------------------------------------------------
+
+    # --8<-- [start:value_backward]
+    def backward(self) -> None:
+        """Fill ``.grad`` of every Value this one depends on with d(self)/d(that).
+
+        Sets ``self.grad = 1`` (d self / d self), then visits nodes so that each
+        node comes before the Values it was made from, and pushes its gradient
+        to each child through the chain rule. Gradients *accumulate* with
+        ``+=``: a Value used twice receives a contribution from each use, and
+        a second ``backward()`` adds to the first unless grads are zeroed.
+        """
+        self.grad = 1.0
+        for node in reversed(topological_order(self)):
+            grad = node.grad
+            for child, local in zip(node._children, node._local_grads, strict=True):
+                child.grad += local * grad
+
+    # --8<-- [end:value_backward]
+
+    def __del__(self) -> None:
+        _release_iteratively(self)
+
+
+# --8<-- [start:topological_order]
+def topological_order(root: Value) -> list[Value]:
+    """Every Value `root` depends on, each listed after all of its children.
+
+    Depth-first search: go down into the first child not seen yet; when a
+    node has no unseen children left, it is finished and joins the order.
+    Two stacks replace the recursive call: the path of nodes being explored
+    and, beside each, an iterator over its children not yet looked at. So the
+    depth of a graph is limited by memory, not by the recursion limit.
+    """
+    order: list[Value] = []
+    visited = {root}
+    path = [root]
+    unexplored = [iter(root._children)]
+    while path:
+        for child in unexplored[-1]:
+            if child not in visited:
+                visited.add(child)
+                path.append(child)
+                unexplored.append(iter(child._children))
+                break
+        else:
+            unexplored.pop()
+            order.append(path.pop())
+    return order
+
+
+# --8<-- [end:topological_order]
+
+
+def _power_of_values(base: Value, exponent: Value) -> Value:
+    """a ** b with both Values.  d/da = b * a**(b-1), d/db = a**b * ln a (needs a > 0)."""
+    a, b = base.data, exponent.data
+    if a <= 0:
+        raise ValueError(f"{a:g} ** Value({b:g}): a Value exponent needs a positive base")
+    out = _power(a, b)
+    return Value(out, "", (base, exponent), (_power_derivative(a, b), out * math.log(a)), "**")
+
+
+# --8<-- [start:sigmoid]
+def sigmoid(x: float) -> float:
+    """1 / (1 + e**-x) of a plain number, written so that neither branch can overflow."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+# --8<-- [end:sigmoid]
+
+
+def _label(text: str) -> str:
+    """The op text of a node with a plain-number operand, e.g. "* 2" or "2**".
+
+    Interned, so a million nodes made by ``x * 1.0001`` share one string
+    instead of holding a million copies.
+    """
+    return sys.intern(text)
+
+
+def _exp(x: float) -> float:
+    """e**x, or +inf where the result is too large for a float (as in IEEE 754)."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
+def _power(x: float, n: float) -> float:
+    """x**n, or ±inf where the result is too large for a float."""
+    try:
+        return x**n
+    except OverflowError:
+        odd = n.is_integer() and n % 2 == 1
+        return -math.inf if x < 0 and odd else math.inf
+
+
+def _power_derivative(x: float, n: float) -> float:
+    """n * x**(n-1), with the limits at x = 0 where x**(n-1) has no float value."""
+    if n == 0:
+        return 0.0
+    if x == 0 and n < 1:
+        return math.inf
+    return n * _power(x, n - 1)
+
+
+def _as_float(data: object) -> float:
+    """`data` as a float, or a TypeError that says what was given instead."""
+    if isinstance(data, Real):
+        return float(data)
+    raise TypeError(f"Value() takes a real number, got {type(data).__name__} {data!r}")
+
+
+def _operand(other: object, op: str) -> float:
+    """A plain-number operand of `op` as a float, or a TypeError naming the op."""
+    if type(other) is float or type(other) is int or isinstance(other, Real):
+        return float(other)
+    raise TypeError(f"unsupported operand for {op}: Value and {type(other).__name__} {other!r}")
+
+
+# Freeing a graph: when the last reference to the output goes, CPython frees
+# it, which frees its children, which free theirs... one C call inside the
+# other. Pyodide's WebAssembly stack overflows after a few thousand levels.
+# `__del__` therefore hands each node's children to a queue, and only the
+# outermost release drains it: nesting stays one level deep at any length.
+_release_queue: list[tuple[Value, ...]] = []
+_releasing = False
+
+
+def _release_iteratively(node: Value) -> None:
+    global _releasing
+    try:
+        children = node._children
+    except AttributeError:  # __init__ rejected its data before recording any children
+        return
+    if not children:
+        return
+    node._children = ()
+    _release_queue.append(children)
+    del children  # the queue must hold the only reference, or the tuple dies at return, one level deeper
+    if _releasing:
+        return
+    _releasing = True
+    try:
+        while _release_queue:
+            _release_queue.pop()
+    finally:
+        _releasing = False

@@ -1,0 +1,207 @@
+"""Drawing a computation graph: DOT text, a Graphviz picture, or a text tree.
+
+A graph drawn the micrograd way has two kinds of boxes:
+
+* a **record** for every `Value`, with its label, ``data`` and ``grad``;
+* a small **op node** for every Value made by an operation, sitting between
+  the Values it was made from and the result, so an arrow reads "goes into".
+
+Plain numbers in an expression (the ``2`` in ``a * 2``) are not Values, so
+they get no box of their own: the engine writes them into the operation's
+name instead, and the drawing shows that name as it is: ``a * 2`` has one
+child and an op node reading ``* 2``; ``a - 1`` reads ``+ -1``; ``a ** 2``
+reads ``**2``. A Value used twice (``a + a``) gets two arrows.
+
+`to_dot` needs nothing but Python, so it also works in the browser (Pyodide);
+`draw_dot` hands the same nodes and edges to the `graphviz` package, which
+renders them with Graphviz's ``dot`` program.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TextIO
+
+from scratchgrad.engine import Value, topological_order
+
+if TYPE_CHECKING:
+    import graphviz
+
+__all__ = ["Drawing", "draw_dot", "drawing", "print_tree", "to_dot"]
+
+MAX_NODES = 500
+"""Default limit on the Values in one drawing: a browser cannot show more usefully."""
+
+RANKDIRS = ("LR", "RL", "TB", "BT")
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """The nodes and edges of a drawing, before they become DOT text or a picture.
+
+    Attributes:
+        rankdir: the direction the arrows point: ``"LR"`` (left to right), ``"TB"``, ...
+        nodes: ``(node id, attributes)`` pairs; attribute values are DOT-escaped.
+        edges: ``(tail id, head id)`` pairs, one per arrow.
+    """
+
+    rankdir: str
+    nodes: list[tuple[str, dict[str, str]]]
+    edges: list[tuple[str, str]]
+
+
+def drawing(root: Value, rankdir: str = "LR", max_nodes: int = MAX_NODES) -> Drawing:
+    """The nodes and edges that draw `root` and everything it was computed from.
+
+    Node ids follow the topological order, so the same expression always gives
+    the same drawing: ``v3`` is the fourth Value in that order, ``op3`` the
+    operation that made it.
+    """
+    if rankdir not in RANKDIRS:
+        raise ValueError(f"rankdir must be one of {', '.join(RANKDIRS)}, got {rankdir!r}")
+    order = _values_to_draw(root, max_nodes, "drawing")
+    # Under LR/RL a record stacks its fields unless they are wrapped in { }: wrap them
+    # there, so label | data | grad reads left to right in every direction.
+    sideways = rankdir in ("LR", "RL")
+    index = {node: i for i, node in enumerate(order)}
+    nodes: list[tuple[str, dict[str, str]]] = []
+    edges: list[tuple[str, str]] = []
+    for i, node in enumerate(order):
+        nodes.append((f"v{i}", {"label": _record_label(node, sideways), "shape": "record"}))
+        if node._children:
+            nodes.append((f"op{i}", {"label": _escape_text(node._op)}))
+            edges.extend((f"v{index[child]}", f"op{i}") for child in node._children)
+            edges.append((f"op{i}", f"v{i}"))
+    return Drawing(rankdir, nodes, edges)
+
+
+def to_dot(root: Value, rankdir: str = "LR", max_nodes: int = MAX_NODES) -> str:
+    """The graph of `root` as DOT text, Graphviz's language: pure Python, no Graphviz needed.
+
+    Example:
+        >>> a = Value(2.0, label="a")
+        >>> print(to_dot(a * 3), end="")
+        digraph {
+          graph [rankdir="LR"];
+          v0 [label="{ a | data 2.0000 | grad 0.0000 }", shape="record"];
+          v1 [label="{ data 6.0000 | grad 0.0000 }", shape="record"];
+          op1 [label="* 3"];
+          v0 -> op1;
+          op1 -> v1;
+        }
+    """
+    picture = drawing(root, rankdir, max_nodes)
+    lines = ["digraph {", f'  graph [rankdir="{picture.rankdir}"];']
+    for node_id, attributes in picture.nodes:
+        listed = ", ".join(f'{name}="{value}"' for name, value in attributes.items())
+        lines.append(f"  {node_id} [{listed}];")
+    lines.extend(f"  {tail} -> {head};" for tail, head in picture.edges)
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def draw_dot(
+    root: Value, format: str = "svg", rankdir: str = "LR", max_nodes: int = MAX_NODES
+) -> graphviz.Digraph:
+    """The graph of `root` as a `graphviz.Digraph`, ready to render (`.pipe()`, `.render()`).
+
+    Needs the optional `graphviz` package (``pip install scratchgrad[graph]``)
+    and Graphviz's ``dot`` program to render. In a notebook the Digraph shows
+    itself as a picture.
+    """
+    picture = drawing(root, rankdir, max_nodes)
+    try:
+        import graphviz
+    except ImportError as error:
+        raise ImportError(
+            "draw_dot needs the graphviz package: pip install scratchgrad[graph] "
+            "(to_dot gives the DOT text without it)"
+        ) from error
+    graph = graphviz.Digraph(format=format, graph_attr={"rankdir": picture.rankdir})
+    for node_id, attributes in picture.nodes:
+        # nohtml: a label in < > is plain text here, never Graphviz's HTML-like label.
+        graph.node(node_id, **{name: graphviz.nohtml(value) for name, value in attributes.items()})
+    for tail, head in picture.edges:
+        graph.edge(tail, head)
+    return graph
+
+
+def print_tree(root: Value, file: TextIO | None = None, max_nodes: int = MAX_NODES) -> None:
+    """Print the graph of `root` as a tree: the output first, each node's children below it.
+
+    Each line shows a Value's label, the op that made it (or ``input``), its
+    data and its grad. A Value used in several places is printed in full the
+    first time and tagged ``(#1)``; later uses print ``see #1 above``, so a
+    shared sub-expression does not repeat (and cannot blow up the output).
+
+    Example:
+        >>> a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+        >>> print_tree(a * b + a)
+        + data=-4.0000 grad=0.0000
+        ├── * data=-6.0000 grad=0.0000
+        │   ├── a: input data=2.0000 grad=0.0000  (#1)
+        │   └── b: input data=-3.0000 grad=0.0000
+        └── a: see #1 above
+    """
+    out = sys.stdout if file is None else file
+    uses: dict[Value, int] = {}
+    for node in _values_to_draw(root, max_nodes, "print_tree"):
+        for child in node._children:
+            uses[child] = uses.get(child, 0) + 1
+    tags: dict[Value, int] = {}
+    # Each entry: (node, text before the connector, connector, text before its children).
+    stack: list[tuple[Value, str, str, str]] = [(root, "", "", "")]
+    while stack:
+        node, prefix, connector, child_prefix = stack.pop()
+        name = f"{node.label}: " if node.label else ""
+        if node in tags:
+            print(f"{prefix}{connector}{name}see #{tags[node]} above", file=out)
+            continue
+        line = f"{prefix}{connector}{name}{node._op or 'input'} data={node.data:.4f} grad={node.grad:.4f}"
+        if uses.get(node, 0) > 1:
+            tags[node] = len(tags) + 1
+            line += f"  (#{tags[node]})"
+        print(line, file=out)
+        last = len(node._children) - 1
+        for i, child in reversed(list(enumerate(node._children))):
+            if i == last:
+                stack.append((child, child_prefix, "└── ", child_prefix + "    "))
+            else:
+                stack.append((child, child_prefix, "├── ", child_prefix + "│   "))
+
+
+def _values_to_draw(root: Value, max_nodes: int, caller: str) -> list[Value]:
+    """`root`'s graph in topological order, or an error if it is not a Value or too large."""
+    if not isinstance(root, Value):
+        raise TypeError(f"{caller} draws a scratchgrad Value, got {type(root).__name__} {root!r}")
+    order = topological_order(root)
+    if len(order) > max_nodes:
+        raise ValueError(
+            f"{caller}: the graph has {len(order)} Values, more than max_nodes={max_nodes}; "
+            "a drawing that large cannot be read: draw a smaller expression or raise max_nodes"
+        )
+    return order
+
+
+def _record_label(node: Value, sideways: bool) -> str:
+    fields = [f"data {node.data:.4f}", f"grad {node.grad:.4f}"]
+    if node.label:
+        fields.insert(0, _escape_record_field(node.label))
+    inside = " | ".join(fields)
+    return f"{{ {inside} }}" if sideways else inside
+
+
+# Inside a DOT string, \ and " need a backslash; inside a record's field, so do
+# the characters that build records: { } | < >. A newline becomes DOT's \n.
+_STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n"}
+_TEXT_ESCAPES = str.maketrans(_STRING_ESCAPES)
+_RECORD_ESCAPES = str.maketrans(_STRING_ESCAPES | {c: "\\" + c for c in "{}|<>"})
+
+
+def _escape_text(text: str) -> str:
+    return text.translate(_TEXT_ESCAPES)
+
+
+def _escape_record_field(text: str) -> str:
+    return text.translate(_RECORD_ESCAPES)

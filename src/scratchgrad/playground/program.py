@@ -1,0 +1,119 @@
+"""The Python program a set of playground settings stands for, written out as source code.
+
+The panel does not train with hidden machinery: `scratchgrad.playground.Stepper`
+runs the set-up part of this very program (`setup_code`) and then calls
+``trainer.step()`` as the loop below it does. So "Show the code" shows exactly
+what trains, and the program runs unchanged in plain CPython or in a runnable
+block on a page, printing what the panel shows after the same number of steps.
+
+Example:
+    >>> from scratchgrad.playground.settings import Settings
+    >>> code = generate_code(Settings(dataset="xor", hidden=(4,), lr=0.1), steps=50)
+    >>> print(code, end="")  # doctest: +ELLIPSIS
+    # The playground's program for dataset=xor&noise=0.1&points=100&hidden=4&...
+    from scratchgrad.datasets import xor
+    ...
+    for _ in range(50):
+        record = trainer.step()
+    print(f"step {len(trainer.history)}: loss {record.loss}, accuracy {record.accuracy}")
+"""
+
+from __future__ import annotations
+
+from scratchgrad.playground.settings import Settings, SettingsError, to_query
+
+__all__ = ["generate_code", "setup_code"]
+
+
+def generate_code(settings: Settings, steps: int = 100) -> str:
+    """The whole program: `setup_code`, then `steps` training steps and a line that prints the last one.
+
+    The printed loss and accuracy are those of the last step's batch, measured
+    before its update (the numbers the panel shows after `steps` steps).
+
+    Raises:
+        SettingsError: the settings have problems (see `Settings.problems`).
+        ValueError: `steps` is not a whole number ≥ 1.
+    """
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+        raise ValueError(f"generate_code needs steps to be a whole number ≥ 1, got steps={steps!r}")
+    return setup_code(settings) + (
+        f"\nfor _ in range({steps}):\n"
+        "    record = trainer.step()\n"
+        'print(f"step {len(trainer.history)}: loss {record.loss}, accuracy {record.accuracy}")\n'
+    )
+
+
+def setup_code(settings: Settings) -> str:
+    """The program's first part: imports, data, model, optimizer, loss and a `Trainer` named ``trainer``."""
+    problems = settings.problems()
+    if problems:
+        raise SettingsError(problems)
+    loss_name = _loss_function(settings)
+    optimizer_class = "Adam" if settings.optimizer == "adam" else "SGD"
+    penalty = settings.l2 and settings.loss != "hinge"  # hinge takes its own l2 argument
+    imports = [
+        f"from scratchgrad.datasets import {settings.dataset}",
+        *(["from scratchgrad.fused import sum_of_squares"] if penalty else []),
+        f"from scratchgrad.losses import {loss_name}",
+        "from scratchgrad.nn import MLP",
+        f"from scratchgrad.optim import {optimizer_class}",
+        "from scratchgrad.train import Trainer",
+    ]
+    lines = [
+        f"# The playground's program for {to_query(settings)}",
+        *imports,
+        "",
+        f"xs, ys = {_data_call(settings)}",
+        f"model = {_model_call(settings)}",
+        "parameters = model.parameters()",
+        f"optimizer = {_optimizer_call(settings)}",
+    ]
+    trainer_arguments = ["model", "xs", "ys", loss_name, "optimizer"]
+    if settings.l2:
+        call = (
+            f"hinge(scores, targets, l2={settings.l2!r}, parameters=parameters)"
+            if settings.loss == "hinge"
+            else f"{loss_name}(scores, targets) + sum_of_squares(parameters) * {settings.l2!r}"
+        )
+        lines += ["", "", "def loss(scores, targets):", f"    return {call}", "", ""]
+        trainer_arguments[3] = "loss"
+    if settings.batch_size is not None:
+        trainer_arguments += [f"batch_size={settings.batch_size}", f"seed={settings.seed}"]
+    lines.append(f"trainer = Trainer({', '.join(trainer_arguments)})")
+    return "\n".join(lines) + "\n"
+
+
+def _loss_function(settings: Settings) -> str:
+    if settings.loss == "cross_entropy":
+        return "softmax_cross_entropy" if settings.classes > 2 else "binary_cross_entropy"
+    return settings.loss
+
+
+def _data_call(settings: Settings) -> str:
+    name, noise, seed = settings.dataset, settings.noise, settings.seed
+    if name in ("four_points", "xor"):
+        return f"{name}()"
+    if name == "spiral":
+        return f"spiral(n_per_class={settings.points // 3}, noise={noise!r}, seed={seed})"
+    return f"{name}(n={settings.points}, noise={noise!r}, seed={seed})"
+
+
+def _model_call(settings: Settings) -> str:
+    sizes = [*settings.hidden, 1 if settings.classes == 2 else settings.classes]
+    return (
+        f'MLP({settings.inputs}, {sizes}, activation="{settings.activation}", '
+        f'output_activation="linear", rng={settings.seed})'
+    )
+
+
+def _optimizer_call(settings: Settings) -> str:
+    lr = settings.lr
+    if settings.optimizer == "adam":
+        return f"Adam(parameters, lr={lr!r})"
+    arguments = [f"lr={lr!r}"]
+    if settings.optimizer == "momentum":
+        arguments.append("momentum=0.9")
+    if settings.decay:
+        arguments.append(f"schedule=lambda k: {lr!r} / (1 + {settings.decay!r} * k)")
+    return f"SGD(parameters, {', '.join(arguments)})"

@@ -1,0 +1,352 @@
+"""The playground's settings: what to train on, which network, which loss and optimizer.
+
+A `Settings` holds typed values; `problems()` says what is wrong with them, one
+message per bad field, each naming its field. The same checks guard the two
+ways settings arrive from outside: `from_query` reads a URL query string (the
+panel keeps its settings in the page's URL, so a link shares them) and turns
+every bad or unreadable value into a message instead of an exception deep in
+training.
+
+Example:
+    >>> settings = from_query("dataset=xor&hidden=4&lr=0.5")
+    >>> settings.dataset, settings.hidden, settings.lr
+    ('xor', (4,), 0.5)
+    >>> for message in Settings(lr=0.0, hidden=(8, 0)).problems().values():
+    ...     print(message)
+    hidden: layer 2 has 0 neurons; every layer needs at least 1
+    lr: must be greater than 0, got 0.0
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+from scratchgrad.fused import ACTIVATIONS
+
+__all__ = [
+    "DATASETS",
+    "FIELDS",
+    "LOSSES",
+    "OPTIMIZERS",
+    "PRESETS",
+    "Field",
+    "Settings",
+    "SettingsError",
+    "from_query",
+    "preset",
+    "to_query",
+]
+
+DATASETS = ("four_points", "xor", "moons", "circles", "spiral")
+LOSSES = ("cross_entropy", "hinge", "mse")
+OPTIMIZERS = ("sgd", "momentum", "adam")
+
+MAX_POINTS = 400
+MAX_LAYERS = 4
+MAX_NEURONS = 32
+MAX_LR = 10.0
+MAX_SEED = 2**31 - 1
+_TOO_SLOW = " (more would train too slowly in a browser)"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that decides a training run; the defaults train two moons in a few seconds.
+
+    Attributes:
+        dataset: one of `DATASETS`. ``four_points`` (3 inputs) and ``xor`` are fixed
+            sets of 4 points: they ignore `noise` and `points`.
+        noise: the standard deviation of the noise added to the points.
+        points: how many points to draw (the spiral draws ``points // 3`` per arm).
+        hidden: neurons per hidden layer, e.g. ``(16, 16)``; ``()`` is a linear model.
+        activation: the hidden layers' activation (the output layer is linear: raw scores).
+        loss: ``cross_entropy`` (binary, or softmax for the 3-class spiral), ``hinge`` or ``mse``.
+        optimizer: ``sgd``, ``momentum`` (SGD with momentum 0.9) or ``adam``.
+        lr: the learning rate of the first step.
+        decay: step k uses ``lr / (1 + decay·k)``; SGD and momentum only.
+        l2: the weight of the penalty ``l2·Σp²`` added to the loss.
+        batch_size: examples per step; None trains on every point at every step.
+        seed: seeds the data, the initial weights and the batch shuffling.
+    """
+
+    dataset: str = "moons"
+    noise: float = 0.1
+    points: int = 100
+    hidden: tuple[int, ...] = (8, 8)
+    activation: str = "tanh"
+    loss: str = "cross_entropy"
+    optimizer: str = "adam"
+    lr: float = 0.05
+    decay: float = 0.0
+    l2: float = 0.0
+    batch_size: int | None = None
+    seed: int = 0
+
+    @property
+    def inputs(self) -> int:
+        """How many numbers describe one point: 3 for the four points, 2 for the plane sets."""
+        return 3 if self.dataset == "four_points" else 2
+
+    @property
+    def classes(self) -> int:
+        """How many classes the data has: 3 for the spiral, else 2."""
+        return 3 if self.dataset == "spiral" else 2
+
+    @property
+    def point_count(self) -> int:
+        """How many points the data set really has (4 for the fixed sets, whole arms for the spiral)."""
+        if self.dataset in ("four_points", "xor"):
+            return 4
+        if self.dataset == "spiral":
+            return 3 * (self.points // 3)
+        return self.points
+
+    def unused(self) -> tuple[str, ...]:
+        """The fields that change nothing for these settings (a panel can grey them out).
+
+        Example:
+            >>> Settings(dataset="xor", hidden=()).unused()
+            ('noise', 'points', 'activation')
+        """
+        fixed = ("noise", "points") if self.dataset in ("four_points", "xor") else ()
+        return fixed + (() if self.hidden else ("activation",))
+
+    def problems(self) -> dict[str, str]:
+        """One message per bad field (field name → message that names it); empty when all is well."""
+        found: dict[str, str] = {}
+        for spec in FIELDS:
+            message = spec.check(getattr(self, spec.name))
+            if message:
+                found[spec.name] = f"{spec.name}: {message}"
+        for name, message in self._conflicts().items():
+            found.setdefault(name, f"{name}: {message}")
+        return found
+
+    def _conflicts(self) -> dict[str, str]:
+        """Problems of a field that only show next to another field's value."""
+        found = {}
+        if self.dataset == "spiral" and self.loss != "cross_entropy":
+            found["loss"] = (
+                f"the spiral has 3 classes: use cross_entropy ({self.loss} here scores two classes, ±1)"
+            )
+        if self.optimizer == "adam" and self.decay:
+            found["decay"] = "Adam sizes its own steps: set decay to 0, or pick sgd or momentum"
+        batch, count = self.batch_size, self.point_count
+        if isinstance(batch, int) and not isinstance(batch, bool) and batch > count > 0:
+            found["batch_size"] = f"{batch} is more than the {count} points of this data set"
+        return found
+
+
+class SettingsError(ValueError):
+    """Settings that cannot be used; `problems` maps each bad field to its message."""
+
+    def __init__(self, problems: Mapping[str, str]) -> None:
+        self.problems = dict(problems)
+        super().__init__("bad playground settings:\n" + "\n".join(self.problems.values()))
+
+
+@dataclass(frozen=True)
+class Field:
+    """One setting: how to read it from text, what values it accepts, how to label its control.
+
+    Attributes:
+        name: the `Settings` attribute and the URL query key.
+        label: a short label for the control.
+        kind: ``choice``, ``float``, ``int``, ``layers`` or ``batch``.
+        choices: the allowed names (``choice`` fields).
+        low: the smallest allowed number (inclusive unless `above_low`).
+        high: the largest allowed number (inclusive).
+        above_low: True when the number must be strictly greater than `low`.
+        why_high: why numbers above `high` are refused.
+        help: one sentence for the control's tooltip.
+    """
+
+    name: str
+    label: str
+    kind: str
+    choices: tuple[str, ...] = ()
+    low: float | None = None
+    high: float | None = None
+    above_low: bool = False
+    why_high: str = ""
+    help: str = ""
+
+    def parse(self, text: str) -> Any:
+        """The value written as `text` (as in a URL), or a ValueError saying why it cannot be read."""
+        text = text.strip()
+        if self.kind == "choice":
+            return text
+        if self.kind == "float":
+            try:
+                return float(text)
+            except ValueError:
+                raise ValueError(f"{text!r} is not a number") from None
+        if self.kind == "int" or (self.kind == "batch" and text != "all"):
+            return _whole_number(text)
+        if self.kind == "batch":
+            return None
+        return tuple(_whole_number(part) for part in text.split(",")) if text else ()
+
+    def format(self, value: Any) -> str:
+        """`value` as text that `parse` reads back to the same value."""
+        if self.kind == "layers":
+            return ",".join(map(str, value))
+        if self.kind == "batch" and value is None:
+            return "all"
+        return str(value)
+
+    def check(self, value: Any) -> str | None:
+        """What is wrong with `value` for this field (without the field's name), or None."""
+        if self.kind == "choice":
+            if value not in self.choices:
+                return f"unknown {self.label.lower()} {value!r}; choose one of {', '.join(self.choices)}"
+            return None
+        if self.kind == "layers":
+            return _check_layers(value)
+        if self.kind == "batch" and value is None:
+            return None
+        return self._check_number(value)
+
+    def _check_number(self, value: Any) -> str | None:
+        whole = self.kind in ("int", "batch")
+        kinds = (int,) if whole else (int, float)
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            return f"must be a {'whole number' if whole else 'number'}, got {value!r}"
+        if not math.isfinite(value):
+            return f"must be a finite number, got {value!r}"
+        if self.low is not None and (value <= self.low if self.above_low else value < self.low):
+            relation = "greater than" if self.above_low else "at least"
+            return f"must be {relation} {_number(self.low)}, got {value!r}"
+        if self.high is not None and value > self.high:
+            return f"must be at most {_number(self.high)}{self.why_high}, got {value!r}"
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        """This field as plain data (JSON-ready), for the browser panel that builds its controls."""
+        return {key: value for key, value in asdict(self).items() if value not in ((), None, "")}
+
+
+def _whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a whole number") from None
+
+
+def _number(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def _check_layers(layers: Any) -> str | None:
+    if not isinstance(layers, tuple) or any(isinstance(n, bool) or not isinstance(n, int) for n in layers):
+        return f"must be whole numbers of neurons separated by commas, got {layers!r}"
+    if len(layers) > MAX_LAYERS:
+        return f"at most {MAX_LAYERS} hidden layers{_TOO_SLOW}, got {len(layers)}"
+    for position, neurons in enumerate(layers, start=1):
+        if neurons < 1:
+            return f"layer {position} has {neurons} neurons; every layer needs at least 1"
+        if neurons > MAX_NEURONS:
+            return f"layer {position} has {neurons} neurons; at most {MAX_NEURONS} per layer{_TOO_SLOW}"
+    return None
+
+
+FIELDS: tuple[Field, ...] = (
+    Field("dataset", "Data set", "choice", DATASETS, help="The points to classify."),
+    Field(
+        "noise", "Noise", "float", low=0.0, high=1.0, help="How far the points scatter (not 4-point sets).",
+    ),
+    Field(
+        "points", "Points", "int", low=4, high=MAX_POINTS, why_high=_TOO_SLOW,
+        help="How many points to draw (not for 4-point sets).",
+    ),
+    Field("hidden", "Hidden layers", "layers", help="Neurons per hidden layer, e.g. 8, 8; empty for none."),
+    Field("activation", "Activation", "choice", tuple(ACTIVATIONS), help="The hidden neurons' nonlinearity."),
+    Field("loss", "Loss", "choice", LOSSES, help="How wrong the scores are, as one number."),
+    Field("optimizer", "Optimizer", "choice", OPTIMIZERS, help="How a gradient becomes a step."),
+    Field(
+        "lr", "Learning rate", "float", low=0.0, above_low=True, high=MAX_LR,
+        why_high=" (steps that large only diverge)", help="The size of each step.",
+    ),
+    Field("decay", "Decay", "float", low=0.0, high=1.0, help="Step k uses lr / (1 + decay·k)."),
+    Field("l2", "L2", "float", low=0.0, high=1.0, help="Weight of the penalty l2·Σp² on large parameters."),
+    Field("batch_size", "Batch size", "batch", low=1, help="Points per step; all for every point."),
+    Field("seed", "Seed", "int", low=0, high=MAX_SEED, help="Seeds the data, the weights and the shuffling."),
+)  # fmt: skip
+"""The fields in the order the panel shows them (and a URL lists them)."""
+
+_FIELDS_BY_NAME = {spec.name: spec for spec in FIELDS}
+assert list(_FIELDS_BY_NAME) == [f.name for f in fields(Settings)], "FIELDS must follow Settings"
+
+
+def _from_values(values: Mapping[str, str], base: Settings | None) -> Settings:
+    """Settings from text values (field name → text); fields not given keep `base`'s value."""
+    changes, problems = {}, {}
+    for name, text in values.items():
+        spec = _FIELDS_BY_NAME[name]
+        try:
+            changes[name] = spec.parse(text)
+        except ValueError as error:
+            problems[name] = f"{name}: {error}"
+    settings = replace(base or Settings(), **changes)
+    problems = {**settings.problems(), **problems}
+    if problems:
+        raise SettingsError({name: problems[name] for name in _FIELDS_BY_NAME if name in problems})
+    return settings
+
+
+def from_query(query: str, base: Settings | None = None) -> Settings:
+    """Settings from a URL query string such as ``"dataset=spiral&hidden=16,16"``.
+
+    Keys that are not settings are ignored (a page URL may carry others, e.g.
+    the search highlight ``h=``); a setting given twice is an error. Missing
+    settings keep `base`'s value (the defaults when None).
+
+    Raises:
+        SettingsError: one message per bad setting.
+    """
+    values: dict[str, str] = {}
+    twice = {}
+    for key, text in parse_qsl(query.removeprefix("?"), keep_blank_values=True):
+        if key in _FIELDS_BY_NAME:
+            if key in values:
+                twice[key] = f"{key}: given twice in the URL"
+            values[key] = text
+    if twice:
+        raise SettingsError(twice)
+    return _from_values(values, base)
+
+
+def to_query(settings: Settings) -> str:
+    """`settings` as a URL query string (every field, in `FIELDS` order); `from_query` reads it back."""
+    return urlencode([(spec.name, spec.format(getattr(settings, spec.name))) for spec in FIELDS], safe=",")
+
+
+PRESETS: dict[str, Settings] = {
+    "four_points": Settings(
+        dataset="four_points", hidden=(4, 4), activation="tanh", loss="mse", optimizer="sgd", lr=0.05
+    ),
+    "xor": Settings(dataset="xor", hidden=(4,), activation="tanh", loss="cross_entropy", lr=0.1),
+    "moons": Settings(),
+    "circles": Settings(dataset="circles", hidden=(8, 8), activation="tanh"),
+    "spiral": Settings(
+        dataset="spiral", points=120, noise=0.2, hidden=(12, 12), activation="tanh", lr=0.03, batch_size=20
+    ),
+    "micrograd_demo": Settings(
+        dataset="moons", hidden=(16, 16), activation="relu", loss="hinge", optimizer="sgd", lr=1.0,
+        decay=0.0, l2=1e-4,
+    ),
+}  # fmt: skip
+"""Named starting points: one per data set, and micrograd's demo network (2-16-16-1, ReLU, hinge)."""
+
+
+def preset(name: str) -> Settings:
+    """The preset called `name`, or a SettingsError that lists the presets there are."""
+    if name not in PRESETS:
+        raise SettingsError(
+            {"preset": f"preset: unknown preset {name!r}; choose one of {', '.join(PRESETS)}"}
+        )
+    return PRESETS[name]

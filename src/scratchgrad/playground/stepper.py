@@ -1,0 +1,178 @@
+"""Training a playground network step by step, and reading it cheaply between steps.
+
+`Stepper` runs the set-up part of the program `generate_code` writes, so the
+panel trains exactly the code it shows. Between steps the browser draws the
+network's current state: `predict` evaluates the network with plain floats
+(no graph, nothing to backpropagate), and `Stepper.layers` hands over the
+weights as numbers for the decision-boundary picture.
+
+Example:
+    >>> from scratchgrad.playground.settings import Settings
+    >>> stepper = Stepper(Settings(dataset="xor", hidden=(4,), lr=0.1))
+    >>> stepper.steps, [record.step for record in stepper.advance(3)], stepper.steps
+    (0, [0, 1, 2], 3)
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from scratchgrad.fused import ACTIVATIONS
+from scratchgrad.losses import accuracy
+from scratchgrad.nn import MLP
+from scratchgrad.playground.program import setup_code
+from scratchgrad.playground.settings import Settings
+from scratchgrad.train import StepRecord, Trainer
+
+__all__ = ["PLANE_MARGIN", "Stepper", "predict"]
+
+PLANE_MARGIN = 0.2
+"""Space left around the points in the boundary view, as a fraction of their extent."""
+
+
+def predict(model: MLP, point: Sequence[float]) -> float | list[float]:
+    """The model's output for `point`, computed with plain floats: the forward pass without a graph.
+
+    Each neuron computes ``act(b + Σ wᵢ·xᵢ)`` from its weights' ``.data`` in
+    the same order as the graph's fused nodes, so the result equals
+    ``model(point).data`` exactly, for a fraction of the cost.
+    """
+    x = list(point)
+    for layer in model.layers:
+        activation = ACTIVATIONS[layer.activation]
+        x = [
+            activation(n.b.data + sum(map(operator.mul, [w.data for w in n.w], x)))[0] for n in layer.neurons
+        ]
+    return x[0] if len(x) == 1 else x
+
+
+class Stepper:
+    """Trains the network of `settings`, one step (or one time slice) at a time.
+
+    Attributes:
+        settings: what is trained.
+        model: the `MLP` being trained.
+        trainer: the `Trainer` that steps it (its ``history`` holds every step's record).
+        xs: the training points.
+        ys: their targets.
+        initial: (loss, accuracy) of the untrained network on all the points.
+        note: None while training can go on; a sentence saying what went wrong once
+            the loss stopped being a finite number (the stepper then refuses to step).
+
+    Raises:
+        SettingsError: the settings have problems (see `Settings.problems`).
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        namespace: dict[str, Any] = {"__name__": "playground"}
+        exec(compile(setup_code(settings), "<playground>", "exec"), namespace)
+        self.settings = settings
+        self.model: MLP = namespace["model"]
+        self.trainer: Trainer = namespace["trainer"]
+        self.xs, self.ys = self.trainer.xs, self.trainer.ys
+        scores = [self.model(x) for x in self.xs]
+        self.initial = (self.trainer.loss(scores, self.ys).data, accuracy(scores, self.ys))
+        self.note: str | None = None
+
+    @property
+    def steps(self) -> int:
+        """How many steps have been taken."""
+        return len(self.trainer.history)
+
+    @property
+    def loss(self) -> float:
+        """The loss of the last step's batch (before its update), or the initial loss before any step."""
+        return self.trainer.history.loss[-1] if self.steps else self.initial[0]
+
+    @property
+    def accuracy(self) -> float:
+        """The accuracy that goes with `loss`."""
+        return self.trainer.history.accuracy[-1] if self.steps else self.initial[1]
+
+    def advance(self, count: int = 1) -> list[StepRecord]:
+        """Take `count` steps (fewer if training diverges); returns their records."""
+        records: list[StepRecord] = []
+        while len(records) < count and self._step(records):
+            pass
+        return records
+
+    def advance_for(self, seconds: float, clock: Callable[[], float] = time.perf_counter) -> list[StepRecord]:
+        """Take steps for about `seconds`: at least one, and no more once another would overrun.
+
+        A step is assumed to take as long as the one before it, so a slice of
+        0.07 s with steps of 0.05 s takes one step, not two (0.1 s). The
+        browser's worker trains in such slices and reports after each, so the
+        page redraws often and a Pause click is read between slices.
+        Returns the records of the steps taken.
+        """
+        start = last = clock()
+        records: list[StepRecord] = []
+        while self._step(records):
+            now = clock()
+            if now - start + (now - last) > seconds:
+                break
+            last = now
+        return records
+
+    def _step(self, records: list[StepRecord]) -> bool:
+        """One step, appended to `records`; False when training cannot (or can no longer) go on."""
+        if self.note is not None:
+            return False
+        try:
+            record = self.trainer.step()
+        except ArithmeticError as error:  # a sum of numbers too large for a float
+            self.note = self._diverged(f"the numbers grew too large for a float ({error})", self.steps + 1)
+            return False
+        records.append(record)
+        if not math.isfinite(record.loss):
+            self.note = self._diverged(f"the loss became {record.loss}", record.step + 1)
+            return False
+        return True
+
+    def _diverged(self, what: str, step: int) -> str:
+        return (
+            f"Training diverged at step {step}: {what}. Each step overshot the minimum by more than the "
+            f"last, so the weights blew up. Lower the learning rate (now {self.settings.lr}) and press Reset."
+        )
+
+    def layers(self) -> list[dict[str, Any]]:
+        """The network's current weights as plain numbers, layer by layer (JSON-ready).
+
+        Each layer is ``{"activation": name, "weights": [[w, …] per neuron], "biases": [b, …]}``.
+        """
+        return [
+            {
+                "activation": layer.activation,
+                "weights": [[w.data for w in neuron.w] for neuron in layer.neurons],
+                "biases": [neuron.b.data for neuron in layer.neurons],
+            }
+            for layer in self.model.layers
+        ]
+
+    def plane(self) -> tuple[float, float, float, float] | None:
+        """The square of the input plane to draw, (x_min, x_max, y_min, y_max); None for 3-D points.
+
+        It is centred on the points and reaches `PLANE_MARGIN` of their extent
+        beyond them on every side.
+        """
+        if self.settings.inputs != 2:
+            return None
+        first, second = [p[0] for p in self.xs], [p[1] for p in self.xs]
+        extent = max(max(first) - min(first), max(second) - min(second), 1e-9)
+        half = extent * (0.5 + PLANE_MARGIN)
+        cx, cy = (max(first) + min(first)) / 2, (max(second) + min(second)) / 2
+        return cx - half, cx + half, cy - half, cy + half
+
+    def classes(self) -> list[int]:
+        """Each point's class as an index 0 … k-1 (for ±1 targets: 0 is -1, 1 is +1)."""
+        if self.settings.classes > 2:
+            return list(self.ys)
+        return [int(y > 0) for y in self.ys]
+
+    def scores(self) -> list[float | list[float]]:
+        """The network's current output for every point, with plain floats (`predict`)."""
+        return [predict(self.model, x) for x in self.xs]

@@ -1,0 +1,17 @@
+"""The engine as the tutorial builds it, one stage at a time, before the final `scratchgrad.engine`.
+
+Each module is a complete, working step of the story, shown on the pages and tested like the rest:
+
+1. `graph_only`: a Value that records how it was computed, no gradients yet
+   (chapter "The Value object").
+2. `closures`: each operation attaches a `_backward` closure; `backward()` calls them in
+   reverse topological order, found by recursion (chapters "Local gradients and the chain
+   rule", "Automating backward").
+3. `overwrite_bug`: the same with ``=`` where ``+=`` belongs, so a Value used twice loses
+   gradient (chapter "The += bug").
+4. `composed_ops`: tanh and sigmoid built from exp, ``+``, ``*`` and ``**``: new
+   operations with no new backward rule (chapter "More operations").
+
+The final engine keeps the same ideas but stores local derivatives as numbers and walks
+the graph without recursion; its module docstring says why.
+"""

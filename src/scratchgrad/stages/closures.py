@@ -1,0 +1,172 @@
+"""Stage 2, "Local gradients and the chain rule" and "Automating backward".
+
+The classic micrograd design. Every Value now has a ``grad``: the derivative
+of the final output with respect to this Value, 0 until `backward` runs. Each
+operation makes its result ``out`` and gives it a ``_backward`` closure that
+knows the operation's local derivatives. Called once ``out.grad`` is known,
+it applies the chain rule for one node: each child's ``grad`` grows by
+(local derivative) × ``out.grad``. `Value.backward` calls the closures from
+the output back to the inputs, in the reverse of a topological order, so a
+node's gradient is complete before it is passed on.
+
+Plain numbers are welcome on either side of an operator (``2 * a``, ``a - 1``):
+they become input Values. Subtraction, negation and division are built from
+``+``, ``*`` and ``**``, so they need no backward rule of their own.
+
+Two weaknesses that the final engine, `scratchgrad.engine`, removes:
+
+* `topological_order_recursive` calls itself once per level of the graph:
+  a graph deeper than Python's recursion limit (1,000 by default) raises
+  `RecursionError`.
+* ``out._backward`` refers to ``out``, which holds ``_backward``: every node
+  sits in a reference cycle, and only the slow cyclic garbage collector can
+  free the graph.
+"""
+
+from __future__ import annotations
+
+import math
+
+from scratchgrad.stages import graph_only
+
+__all__ = ["Value", "topological_order_recursive"]
+
+Number = int | float
+
+
+# --8<-- [start:value]
+# --8<-- [start:init]
+class Value(graph_only.Value):
+    """A Value with a gradient and a closure that passes the gradient to its children."""
+
+    def __init__(self, data: float, label: str = "", _children: tuple = (), _op: str = "") -> None:
+        super().__init__(data, label, _children, _op)
+        self.grad = 0.0
+        self._backward = lambda: None  # an input has no children to pass its gradient to
+
+    def __repr__(self) -> str:
+        return f"Value(data={self.data}, grad={self.grad})"
+
+    # --8<-- [end:init]
+
+    # --8<-- [start:add]
+    def __add__(self, other: Value | Number) -> Value:
+        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data + other.data, "", (self, other), "+")
+
+        def _backward() -> None:  # d(out)/d(self) = 1, d(out)/d(other) = 1
+            self.grad += 1.0 * out.grad
+            other.grad += 1.0 * out.grad
+
+        out._backward = _backward
+        return out
+
+    # --8<-- [end:add]
+
+    # --8<-- [start:mul]
+    def __mul__(self, other: Value | Number) -> Value:
+        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data * other.data, "", (self, other), "*")
+
+        def _backward() -> None:  # d(out)/d(self) = other, d(out)/d(other) = self
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    # --8<-- [end:mul]
+
+    # --8<-- [start:pow]
+    def __pow__(self, n: Number) -> Value:
+        if not isinstance(n, int | float):
+            raise TypeError(f"this Value takes a plain-number exponent, got {type(n).__name__}")
+        out = Value(self.data**n, "", (self,), f"**{n}")
+
+        def _backward() -> None:  # d(out)/d(self) = n * self**(n-1)
+            self.grad += n * self.data ** (n - 1) * out.grad
+
+        out._backward = _backward
+        return out
+
+    # --8<-- [end:pow]
+
+    # --8<-- [start:exp]
+    def exp(self) -> Value:
+        out = Value(math.exp(self.data), "", (self,), "exp")
+
+        def _backward() -> None:  # d(out)/d(self) = e**self, which is out itself
+            self.grad += out.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    # --8<-- [end:exp]
+
+    # --8<-- [start:tanh]
+    def tanh(self) -> Value:
+        t = math.tanh(self.data)
+        out = Value(t, "", (self,), "tanh")
+
+        def _backward() -> None:  # d(out)/d(self) = 1 - tanh(self)**2
+            self.grad += (1 - t**2) * out.grad
+
+        out._backward = _backward
+        return out
+
+    # --8<-- [end:tanh]
+
+    # --8<-- [start:composed]
+    def __neg__(self) -> Value:  # -self
+        return self * -1
+
+    def __sub__(self, other: Value | Number) -> Value:  # self - other
+        return self + (-other)
+
+    def __truediv__(self, other: Value | Number) -> Value:  # self / other
+        return self * other**-1
+
+    def __radd__(self, other: Number) -> Value:  # other + self
+        return self + other
+
+    def __rmul__(self, other: Number) -> Value:  # other * self
+        return self * other
+
+    def __rsub__(self, other: Number) -> Value:  # other - self
+        return other + (-self)
+
+    def __rtruediv__(self, other: Number) -> Value:  # other / self
+        return other * self**-1
+
+    # --8<-- [end:composed]
+
+    # --8<-- [start:backward]
+    def backward(self) -> None:
+        self.grad = 1.0  # d(self)/d(self)
+        for node in reversed(topological_order_recursive(self)):
+            node._backward()
+
+    # --8<-- [end:backward]
+
+
+# --8<-- [end:value]
+
+
+# --8<-- [start:topological_order_recursive]
+def topological_order_recursive(root: Value) -> list[Value]:
+    """Every Value `root` depends on, each listed after the Values it was made from."""
+    order: list[Value] = []
+    visited: set[Value] = set()
+
+    def visit(node: Value) -> None:
+        if node not in visited:
+            visited.add(node)
+            for child in node._prev:
+                visit(child)
+            order.append(node)  # only once all of its children are in the list
+
+    visit(root)
+    return order
+
+
+# --8<-- [end:topological_order_recursive]

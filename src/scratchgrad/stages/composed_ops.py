@@ -1,0 +1,37 @@
+"""Stage 4, "More operations": new functions from old operations, with no new backward rule.
+
+Backpropagation only needs each *primitive* operation to know its local
+derivative. A function written with ``+ - * / **`` and ``exp`` gets its
+gradient for free: the chain rule runs through the pieces. These functions
+work with any Value that has those operations: `scratchgrad.stages.closures.Value`
+or the final `scratchgrad.Value`.
+
+The check: ``tanh_from_exp(x)`` gives the same value and the same gradient
+as ``x.tanh()``, whose local derivative ``1 - tanh(x)**2`` was worked out by
+hand. (It overflows where ``exp(2x)`` does, so ``tanh()`` stays the op to use.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["sigmoid_from_exp", "tanh_from_exp"]
+
+
+# --8<-- [start:tanh_from_exp]
+def tanh_from_exp(x: Any) -> Any:
+    """tanh x = (e**2x - 1) / (e**2x + 1), from exp, -, + and /."""
+    e = (2 * x).exp()
+    return (e - 1) / (e + 1)
+
+
+# --8<-- [end:tanh_from_exp]
+
+
+# --8<-- [start:sigmoid_from_exp]
+def sigmoid_from_exp(x: Any) -> Any:
+    """σ(x) = 1 / (1 + e**-x), from exp, negation, + and /."""
+    return 1 / (1 + (-x).exp())
+
+
+# --8<-- [end:sigmoid_from_exp]

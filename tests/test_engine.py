@@ -1,0 +1,244 @@
+"""The Value engine: seed facts, operator coverage, errors, deep graphs."""
+
+import gc
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scratchgrad import Value
+from scratchgrad.engine import topological_order
+from scratchgrad.gradcheck import check_gradients
+from strategies import away_from_zero, gradient_examples, positives, reals
+
+
+def test_repr_shows_data_and_grad_to_four_places():
+    v = Value(4.0)
+    v.grad = 1.0
+    assert repr(v) == "Value(data=4.0000, grad=1.0000)"
+
+
+def test_gradient_accumulates_over_reused_value():
+    a = Value(3.0)
+    b = a + a
+    b.backward()
+    assert a.grad == 2.0
+
+
+def test_partial_derivatives_of_ab_plus_c():
+    a, b, c = Value(2.0), Value(-3.0), Value(10.0)
+    d = a * b + c
+    d.backward()
+    assert (d.data, a.grad, b.grad, c.grad) == (4.0, -3.0, 2.0, 1.0)
+
+
+def test_seed_tanh_neuron_gradients():
+    x1, x2, w1, w2 = Value(2.0), Value(0.0), Value(-3.0), Value(1.0)
+    b = Value(6.8813735870195432)
+    o = (x1 * w1 + x2 * w2 + b).tanh()
+    o.backward()
+    assert o.data == pytest.approx(math.sqrt(0.5), abs=1e-12)
+    assert x1.grad == pytest.approx(-1.5)
+    assert w1.grad == pytest.approx(1.0)
+    assert x2.grad == pytest.approx(0.5)
+    assert w2.grad == 0.0
+
+
+def test_tanh_from_exp_matches_tanh_gradients():
+    def neuron(tanh):
+        x1, x2, w1, w2 = Value(2.0), Value(0.0), Value(-3.0), Value(1.0)
+        n = x1 * w1 + x2 * w2 + Value(6.8813735870195432)
+        tanh(n).backward()
+        return [v.grad for v in (x1, x2, w1, w2)]
+
+    def tanh_from_exp(n):
+        e = (2 * n).exp()
+        return (e - 1) / (e + 1)
+
+    assert neuron(tanh_from_exp) == pytest.approx(neuron(Value.tanh), abs=1e-12)
+
+
+def test_second_backward_without_zeroing_doubles_gradients():
+    a = Value(3.0)
+    b = a * 2
+    b.backward()
+    b.backward()
+    assert a.grad == 4.0
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        (lambda v: 2 - v, -1.0),
+        (lambda v: v - 2, 1.0),
+        (lambda v: 1 / v, 0.5 * 0 + 1 / 3),
+        (lambda v: v / 2, 1.5),
+        (lambda v: 2**v, 8.0),
+        (lambda v: v**2, 9.0),
+        (lambda v: -v, -3.0),
+        (lambda v: 2 * v, 6.0),
+        (lambda v: 2 + v, 5.0),
+    ],
+)
+def test_plain_numbers_work_on_either_side(expression, expected):
+    assert expression(Value(3.0)).data == pytest.approx(expected)
+
+
+def test_value_power_value_differentiates_both():
+    a, b = Value(2.0), Value(3.0)
+    c = a**b
+    c.backward()
+    assert c.data == 8.0
+    assert a.grad == pytest.approx(12.0)  # b * a**(b-1)
+    assert b.grad == pytest.approx(8.0 * math.log(2.0))  # a**b * ln a
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: Value("abc"), TypeError, "str 'abc'"),
+        (lambda: Value(None), TypeError, "NoneType None"),
+        (lambda: Value([1]), TypeError, "list [1]"),
+        (lambda: Value(-1.0).log(), ValueError, "log(-1)"),
+        (lambda: Value(0.0).log(), ValueError, "log(0)"),
+        (lambda: Value(0.0) ** -1, ZeroDivisionError, "0 ** -1"),
+        (lambda: Value(-2.0) ** Value(0.5), ValueError, "-2 ** Value(0.5)"),
+        (lambda: (-2) ** Value(0.5), ValueError, "-2 ** Value(0.5)"),
+        (lambda: Value(-8.0) ** 0.5, ValueError, "-8 ** 0.5"),
+        (lambda: Value(1.0) / 0, ZeroDivisionError, "1 / 0"),
+        (lambda: Value(1.0) / Value(0.0), ZeroDivisionError, "1 / 0"),
+        (lambda: 1 / Value(0.0), ZeroDivisionError, "1 / 0"),
+        (lambda: Value(1.0) + "x", TypeError, "for +: Value and str 'x'"),
+        (lambda: Value(1.0) * [2], TypeError, "for *: Value and list [2]"),
+    ],
+)
+def test_bad_input_raises_error_naming_the_problem(make, error, words):
+    with pytest.raises(error, match=re_escape(words)):
+        make()
+
+
+def re_escape(text):
+    import re
+
+    return re.escape(text)
+
+
+def test_extreme_inputs_stay_finite_where_the_truth_is():
+    big = Value(1000.0)
+    t = big.tanh()
+    t.backward()
+    assert (t.data, big.grad) == (1.0, 0.0)
+    s = Value(-1000.0).sigmoid()
+    assert s.data == 0.0
+    assert Value(1000.0).sigmoid().data == 1.0
+    assert Value(1000.0).exp().data == math.inf
+    assert (Value(-10.0) ** 401).data == -math.inf
+
+
+def test_relu_passes_gradient_only_when_positive():
+    a, b = Value(2.0), Value(-2.0)
+    (a.relu() + b.relu()).backward()
+    assert (a.grad, b.grad) == (1.0, 0.0)
+
+
+def test_topological_order_lists_children_before_parents():
+    a, b = Value(1.0), Value(2.0)
+    c = a * b
+    d = c + a
+    order = topological_order(d)
+    assert order[-1] is d
+    position = {id(v): i for i, v in enumerate(order)}
+    assert all(position[id(child)] < position[id(v)] for v in order for child in v.children)
+    assert len(order) == 4
+
+
+def test_million_node_chain_builds_backprops_and_frees():
+    x = first = Value(1.0)
+    for _ in range(1_000_000):
+        x = x * 1.0001
+    x.backward()
+    assert first.grad == pytest.approx(1.0001**1_000_000, rel=1e-9)
+    del x
+    gc.collect()
+
+
+# -- every op's gradient equals central differences over the op's domain ------
+
+UNARY_OPS = {
+    "-a": (lambda a: -a, reals()),
+    "a + 2.5": (lambda a: a + 2.5, reals()),
+    "2.5 + a": (lambda a: 2.5 + a, reals()),
+    "a - 2.5": (lambda a: a - 2.5, reals()),
+    "2.5 - a": (lambda a: 2.5 - a, reals()),
+    "a * -1.5": (lambda a: a * -1.5, reals()),
+    "-1.5 * a": (lambda a: -1.5 * a, reals()),
+    "a / 4": (lambda a: a / 4, reals()),
+    "3 / a": (lambda a: 3 / a, away_from_zero(margin=0.2)),
+    "a ** 3": (lambda a: a**3, reals()),
+    "a ** -2": (lambda a: a**-2, away_from_zero(margin=0.2)),
+    "a ** 0.5": (lambda a: a**0.5, positives),
+    "a ** 0": (lambda a: a**0, reals()),
+    "2 ** a": (lambda a: 2**a, reals()),
+    "0.3 ** a": (lambda a: 0.3**a, reals()),
+    "exp": (Value.exp, reals(-10, 10)),
+    "log": (Value.log, positives),
+    "tanh": (Value.tanh, reals()),
+    "sigmoid": (Value.sigmoid, reals(-10, 10)),
+    "relu": (Value.relu, away_from_zero()),
+    "a * a + a (reuse)": (lambda a: a * a + a, reals()),
+}
+
+
+@pytest.mark.parametrize("name", UNARY_OPS)
+@gradient_examples
+@given(data=st.data())
+def test_unary_op_gradient_equals_central_difference(name, data):
+    op, domain = UNARY_OPS[name]
+    check_gradients(op, [data.draw(domain)])
+
+
+BINARY_OPS = {
+    "a + b": (lambda a, b: a + b, reals(), reals()),
+    "a - b": (lambda a, b: a - b, reals(), reals()),
+    "a * b": (lambda a, b: a * b, reals(), reals()),
+    "a / b": (lambda a, b: a / b, reals(), away_from_zero(margin=0.2)),
+    "a ** b": (lambda a, b: a**b, positives, reals(-3, 3)),
+    "(a * b).tanh() + a.exp() / b": (lambda a, b: (a * b).tanh() + a.exp() / b, reals(-3, 3), positives),
+}
+
+
+@pytest.mark.parametrize("name", BINARY_OPS)
+@gradient_examples
+@given(data=st.data())
+def test_binary_op_gradient_equals_central_difference(name, data):
+    op, a_domain, b_domain = BINARY_OPS[name]
+    check_gradients(op, [data.draw(a_domain), data.draw(b_domain)])
+
+
+@gradient_examples
+@given(x=away_from_zero(-3, 3, margin=0.2), n=st.integers(-4, 5))
+def test_negative_base_with_whole_exponent_differentiates(x, n):
+    check_gradients(lambda a: a**n, [x])
+
+
+@gradient_examples
+@given(x=positives, n=reals(-3, 3))
+def test_any_real_exponent_of_a_positive_base_differentiates(x, n):
+    check_gradients(lambda a: a**n, [x])
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda: Value(1.0) ** "2", "for **: Value and str '2'"),
+        (lambda: "2" ** Value(1.0), "for **: Value and str '2'"),
+        (lambda: Value(1.0) - None, "for -: Value and NoneType None"),
+        (lambda: "x" - Value(1.0), "for -: Value and str 'x'"),
+        (lambda: "x" / Value(2.0), "for /: Value and str 'x'"),
+        (lambda: "x" / Value(0.0), "for /: Value and str 'x'"),
+    ],
+)
+def test_more_bad_operands_raise_type_errors(make, words):
+    with pytest.raises(TypeError, match=re_escape(words)):
+        make()

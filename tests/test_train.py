@@ -1,0 +1,171 @@
+"""Training: the Trainer's step equals the hand-written loop; the toy sets and W1 are learned."""
+
+import doctest
+import re
+
+import pytest
+
+from scratchgrad import Value, train
+from scratchgrad.datasets import four_points, moons, spiral, xor
+from scratchgrad.losses import accuracy, hinge, mse, softmax_cross_entropy
+from scratchgrad.nn import MLP
+from scratchgrad.optim import SGD, Adam
+from scratchgrad.train import History, StepRecord, Trainer, fit
+
+
+def w1_setup(data_seed=0, init_seed=1):
+    """Workload W1, micrograd's demo: moons, a ReLU net, hinge + L2, a decaying learning rate."""
+    xs, ys = moons(n=100, noise=0.1, seed=data_seed)
+    model = MLP(2, [16, 16, 1], activation="relu", output_activation="linear", rng=init_seed)
+    optimizer = SGD(model.parameters(), lr=1.0, schedule=lambda k: 1.0 - 0.9 * k / 100)
+
+    def loss(scores, targets):
+        return hinge(scores, targets, l2=1e-4, parameters=model.parameters())
+
+    return model, xs, ys, loss, optimizer
+
+
+def test_trainer_step_equals_the_hand_written_loop():
+    xs, ys = four_points()
+    by_hand, trained = MLP(3, [4, 4, 1], rng=7), MLP(3, [4, 4, 1], rng=7)
+    trainer = Trainer(trained, xs, ys, mse, SGD(trained.parameters(), lr=0.1))
+    for k in range(5):
+        scores = [by_hand(x) for x in xs]
+        loss = mse(scores, ys)
+        by_hand.zero_grad()
+        loss.backward()
+        for p in by_hand.parameters():
+            p.data -= 0.1 * p.grad
+        assert trainer.step() == StepRecord(k, loss.data, accuracy(scores, ys))
+    assert [p.data for p in trained.parameters()] == [p.data for p in by_hand.parameters()]
+
+
+def test_fit_returns_the_history_and_calls_back_every_step():
+    xs, ys = four_points()
+    model = MLP(3, [4, 4, 1], rng=0)
+    seen = []
+    history = fit(model, xs, ys, mse, SGD(model.parameters(), lr=0.1), steps=4, callback=seen.append)
+    assert [r.step for r in seen] == [0, 1, 2, 3]
+    assert history == History([r.loss for r in seen], [r.accuracy for r in seen])
+    assert len(history) == 4
+
+
+def test_mini_batches_visit_every_example_once_per_epoch():
+    xs = [[float(i)] for i in range(10)]
+    parameter = Value(0.5)
+    visited = []
+
+    def model(x):
+        visited.append(int(x[0]))
+        return parameter * x[0]
+
+    trainer = Trainer(model, xs, [1.0] * 10, mse, SGD([parameter], lr=1e-3), batch_size=4, seed=3)
+    batches = []
+    for _ in range(6):  # two epochs of batches 4, 4, 2
+        visited.clear()
+        trainer.step()
+        batches.append(list(visited))
+    assert [len(b) for b in batches] == [4, 4, 2, 4, 4, 2]
+    first_epoch = [i for batch in batches[:3] for i in batch]
+    second_epoch = [i for batch in batches[3:] for i in batch]
+    assert sorted(first_epoch) == list(range(10)) == sorted(second_epoch)
+    assert first_epoch != list(range(10))  # shuffled
+    assert first_epoch != second_epoch  # shuffled anew each epoch
+
+
+def test_mini_batch_order_is_set_by_the_seed():
+    xs, ys = moons(n=20, seed=0)
+
+    def losses_with(seed):
+        model = MLP(2, [4, 1], rng=0)
+        return fit(model, xs, ys, mse, SGD(model.parameters(), lr=0.1), steps=6, batch_size=5, seed=seed).loss
+
+    assert losses_with(1) == losses_with(1)
+    assert losses_with(1) != losses_with(2)
+
+
+def test_four_points_reach_loss_below_one_hundredth():
+    xs, ys = four_points()
+    model = MLP(3, [4, 4, 1], rng=0)
+    history = fit(model, xs, ys, mse, SGD(model.parameters(), lr=0.1), steps=100)
+    assert history.loss[-1] < 0.01
+    assert history.accuracy[-1] == 1.0
+
+
+def test_xor_is_learned():
+    xs, ys = xor()
+    model = MLP(2, [4, 1], rng=0)
+    fit(model, xs, ys, mse, SGD(model.parameters(), lr=0.5), steps=200)
+    predictions = [model(x).data for x in xs]
+    assert accuracy(predictions, ys) == 1.0
+    assert mse([model(x) for x in xs], ys).data < 0.01
+
+
+def test_spiral_is_learned_with_softmax_cross_entropy():
+    xs, ys = spiral(n_per_class=20, classes=3, noise=0.1, seed=0)
+    model = MLP(2, [16, 3], activation="relu", output_activation="linear", rng=0)
+    history = fit(model, xs, ys, softmax_cross_entropy, Adam(model.parameters(), lr=0.05), steps=150)
+    assert history.loss[-1] < history.loss[0] / 3
+    assert accuracy([model(x) for x in xs], ys) >= 0.9
+
+
+@pytest.mark.slow
+def test_w1_reaches_full_training_accuracy_within_100_steps():
+    model, xs, ys, loss, optimizer = w1_setup()
+    history = fit(model, xs, ys, loss, optimizer, steps=100)
+    assert accuracy([model(x) for x in xs], ys) == 1.0
+    assert history.loss[-1] < history.loss[0] / 10
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "words"),
+    [
+        (
+            lambda m: Trainer(m, [[1.0]], [1.0, 2.0], mse, SGD(m.parameters(), lr=0.1)),
+            ValueError,
+            "1 examples but 2 targets",
+        ),
+        (
+            lambda m: Trainer(m, [], [], mse, SGD(m.parameters(), lr=0.1)),
+            ValueError,
+            "at least one example, got none",
+        ),
+        (
+            lambda m: Trainer(m, [[1.0]], [1.0], "mse", SGD(m.parameters(), lr=0.1)),
+            TypeError,
+            "loss to be callable, got str",
+        ),
+        (
+            lambda m: Trainer(None, [[1.0]], [1.0], mse, SGD(m.parameters(), lr=0.1)),
+            TypeError,
+            "model to be callable",
+        ),
+        (
+            lambda m: Trainer(m, [[1.0]] * 3, [1.0] * 3, mse, SGD(m.parameters(), lr=0.1), batch_size=0),
+            ValueError,
+            "batch_size None or 1 … 3",
+        ),
+        (
+            lambda m: Trainer(m, [[1.0]] * 3, [1.0] * 3, mse, SGD(m.parameters(), lr=0.1), batch_size=4),
+            ValueError,
+            "got 4",
+        ),
+        (
+            lambda m: fit(m, [[1.0]], [1.0], mse, SGD(m.parameters(), lr=0.1), steps=0),
+            ValueError,
+            "fit needs steps to be a whole number ≥ 1, got steps=0",
+        ),
+        (
+            lambda m: Trainer(m, [[1.0]], [1.0], lambda s, y: 0.5, SGD(m.parameters(), lr=0.1)).step(),
+            TypeError,
+            "to return a Value, got float",
+        ),
+    ],
+)
+def test_bad_arguments_raise_errors_naming_the_problem(call, error, words):
+    with pytest.raises(error, match=re.escape(words)):
+        call(MLP(1, [1], rng=0))
+
+
+def test_docstring_examples_hold():
+    assert doctest.testmod(train).failed == 0
