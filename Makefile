@@ -1,0 +1,122 @@
+# scratchgrad — the two commands a newcomer needs are `make serve` and `make test`.
+# Every target sets up what it needs first, so both work on a fresh clone.
+
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+EXTRAS := test,graph,torch,docs
+
+.PHONY: help setup setup-web test lint unit pyodide-test docs docs-test browser-test serve bench bench-browser bench-playground clean
+
+help:
+	@echo "make serve   set up .venv and node_modules, then serve the tutorial at http://127.0.0.1:8000"
+	@echo "make test    set up .venv and run every check (lint, unit, Pyodide, docs, browser)"
+	@echo "make docs    build the site into site/ (strict: any warning or failing block is an error)"
+	@echo "make bench   speed benchmarks against micrograd (see benchmarks/README.md)"
+	@echo "make bench-browser   the in-browser runtime's start-up, first output and size"
+	@echo "make bench-playground   the training playground's steps and redraws per second in Chromium"
+	@echo "make clean   remove environments and build output"
+
+# The main environment: Python 3.11 (the torch==2.13.0 CPU wheel is cp311 only).
+$(BIN)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+	touch $@
+
+setup: $(BIN)/.installed
+
+# npm packages exactly as package-lock.json pins them (pyodide 314.0.7 for tests and benchmarks).
+NODE_MODULES := node_modules/.package-lock.json
+$(NODE_MODULES): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+# npm pyodide ships no wheels: pytest and its dependencies, pure-Python wheels for CPython 3.14.
+DOWNLOAD_PY314_WHEELS := -m pip download --quiet --no-deps --only-binary=:all: --implementation py \
+	--abi none --platform any --python-version 3.14
+PYODIDE_WHEELS := build/pyodide-wheels
+$(PYODIDE_WHEELS)/.downloaded: tests/pyodide/requirements.txt | $(BIN)/.installed
+	rm -rf $(PYODIDE_WHEELS)
+	$(BIN)/python $(DOWNLOAD_PY314_WHEELS) --dest $(PYODIDE_WHEELS) --requirement $<
+	touch $@
+
+# The browser runtime's tools (hooks/pyodide_runtime.py builds the wheel and the lock file that
+# let Pyodide load scratchgrad). pyodide-build >= 0.39 needs Python >= 3.12 while the main .venv
+# stays on 3.11 (torch), so it gets an environment of its own. pyenv's shims only answer for a
+# selected version, hence the look into ~/.pyenv/versions too.
+PYODIDE_TOOLS := .venv-pyodide
+PYODIDE_TOOLS_PYTHON ?= $(firstword $(foreach python,python3.13 python3.12 \
+	$(wildcard $(HOME)/.pyenv/versions/3.1[2-9]*/bin/python3), \
+	$(if $(shell $(python) -c 'import sys; print(sys.version_info >= (3, 12))' 2>/dev/null | grep True),$(python))))
+$(PYODIDE_TOOLS)/.installed: Makefile
+	@test -n "$(PYODIDE_TOOLS_PYTHON)" || { echo "pyodide-build needs Python >= 3.12: none found"; exit 1; }
+	test -x $(PYODIDE_TOOLS)/bin/python || $(PYODIDE_TOOLS_PYTHON) -m venv $(PYODIDE_TOOLS)
+	$(PYODIDE_TOOLS)/bin/python -m pip install --quiet \
+		pyodide-build==0.39.2 pyodide-lock==0.2.1 pkginfo==2.0 build==1.6.1 hatchling==1.33.0
+	touch $@
+
+setup-web: $(NODE_MODULES) $(PYODIDE_TOOLS)/.installed
+
+lint: setup
+	$(BIN)/ruff check src tests benchmarks hooks web
+
+unit: setup
+	$(BIN)/python -m pytest --ignore=tests/pyodide --ignore=tests/test_docs.py --ignore=tests/test_hooks.py --ignore=tests/browser
+
+# The engine's tests inside Pyodide under Node, and the 1,000,000-node chain there.
+pyodide-test: setup $(NODE_MODULES) $(PYODIDE_WHEELS)/.downloaded
+	$(BIN)/python -m pytest tests/pyodide
+
+# The tutorial site. Its build runs every ```python run``` block of every page, so it needs the
+# package (.venv) and node_modules (KaTeX typesets the formulas at build time).
+# Material prints an end-of-life banner for MkDocs 2 on every run; it is not an error.
+export NO_MKDOCS_2_WARNING := 1
+
+docs: setup setup-web
+	$(BIN)/mkdocs build --strict
+
+serve: setup setup-web
+	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+
+# The hooks one by one (KaTeX needs node_modules), then the strict build, every block re-run in
+# pytest, the no-pasted-engine-code rule, broken snippets.
+docs-test: setup setup-web
+	$(BIN)/python -m pytest tests/test_hooks.py tests/test_docs.py
+
+# Every runnable block of every page, run in headless Chromium against the built site.
+browser-test: setup setup-web
+	$(BIN)/python -m pytest tests/browser
+
+test: lint unit pyodide-test docs-test browser-test
+
+# The bench environment: micrograd 0.1.0 (PyPI) is installed here only, next to scratchgrad,
+# on the same Python 3.11 as .venv; its wheel is also unpacked inside Pyodide.
+MICROGRAD := micrograd==0.1.0
+BENCH := .venv-bench
+$(BENCH)/.installed: pyproject.toml
+	test -x $(BENCH)/bin/python || $(PYTHON) -m venv $(BENCH)
+	$(BENCH)/bin/python -m pip install --quiet $(MICROGRAD) -e .
+	touch $@
+
+BENCH_WHEELS := build/bench-wheels
+$(BENCH_WHEELS)/.downloaded: | $(BENCH)/.installed
+	rm -rf $(BENCH_WHEELS)
+	$(BENCH)/bin/python $(DOWNLOAD_PY314_WHEELS) --dest $(BENCH_WHEELS) $(MICROGRAD)
+	touch $@
+
+bench: $(BENCH)/.installed $(NODE_MODULES) $(BENCH_WHEELS)/.downloaded
+	$(BENCH)/bin/python benchmarks/run.py
+
+# The in-browser runtime in headless Chromium: start-up against bare loadPyodide, first output,
+# the JS + CSS a page loads (benchmarks/README.md, "In the reader's browser").
+bench-browser: setup setup-web
+	$(BIN)/python benchmarks/browser_startup.py
+
+# The training playground in headless Chromium: micrograd's demo net to step 100, steps and
+# redraws per second for every data set (benchmarks/README.md, "The training playground").
+bench-playground: setup setup-web
+	$(BIN)/python benchmarks/playground_speed.py
+
+clean:
+	rm -rf $(VENV) .venv-* node_modules site dist build .pytest_cache .ruff_cache .hypothesis
