@@ -1,0 +1,242 @@
+"""Pictures drawn at build time from real objects: computation graphs, loss curves, decision boundaries.
+
+Used by ``hooks/runnable.py`` for the ``graph=`` and ``figure=`` options of a runnable block.
+`function_plot`, `loss_curve` and `decision_boundary` are the names a ``figure=`` expression can
+call; they return a matplotlib Figure, which `figure_svg` turns into inline SVG. Figures are built with
+``matplotlib.figure.Figure`` (no pyplot): no global state, nothing shown on screen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+import matplotlib
+from matplotlib.colors import ListedColormap
+from matplotlib.figure import Figure
+from mkdocs.exceptions import PluginError
+
+STYLE = {
+    "font.size": 10,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "svg.fonttype": "none",  # text stays text: it scales and can be selected
+}
+COLORS = ("#3949ab", "#f4511e", "#00897b", "#8e24aa", "#6d4c41")
+_XML_PROLOG = re.compile(r"^.*?(?=<svg)", re.DOTALL)
+_PAGE_BACKGROUND = re.compile(r'<polygon fill="white"(?= stroke="(?:none|transparent)")')
+_ID = re.compile(r'\bid="([^"]+)"')
+_ID_USE = re.compile(r'(\bid="|url\(#|href="#)([^")]+)')
+_SIZE = re.compile(r'\b(width|height)="([0-9.]+)pt"')
+
+# Computation graphs are wide (one column per step of the expression). Drawn a little smaller than
+# Graphviz's natural size, their 12 pt labels stay readable (about 11 px); a graph wider than the
+# page scrolls sideways instead of shrinking to an unreadable size (docs/stylesheets/site.css).
+GRAPH_NODE_STYLE = {"fontname": "Helvetica,Arial,sans-serif", "fontsize": "12"}
+GRAPH_SPACING = {"ranksep": "0.3", "nodesep": "0.2"}
+GRAPH_SCALE = 0.7
+
+
+def graph_svg(root: object, where: str) -> str:
+    """`root`'s computation graph, drawn by `scratchgrad.graph.draw_dot`, as inline SVG."""
+    from scratchgrad.graph import draw_dot  # imported per call: the module cache is purged per build
+
+    try:
+        graph = draw_dot(as_engine_value(root))
+        graph.node_attr.update(GRAPH_NODE_STYLE)
+        graph.graph_attr.update(GRAPH_SPACING)
+        svg = graph.pipe(format="svg", encoding="utf-8")
+    except Exception as error:
+        raise PluginError(f"{where}: drawing the graph failed: {error!r}") from error
+    # Graphviz paints a white page behind the graph; the site's background shows through instead.
+    svg = _PAGE_BACKGROUND.sub('<polygon fill="none"', svg, count=1)
+    return _unique_ids(_scaled(_XML_PROLOG.sub("", svg, count=1), GRAPH_SCALE), where)
+
+
+def _scaled(svg: str, factor: float) -> str:
+    """The SVG with its width and height (in pt) times `factor`; the viewBox keeps the drawing whole."""
+
+    def scale(match: re.Match[str]) -> str:
+        return f'{match.group(1)}="{float(match.group(2)) * factor:.1f}pt"'
+
+    return _SIZE.sub(scale, svg, count=2)
+
+
+def as_engine_value(root: object) -> object:
+    """A Value of the story's earlier stages (`scratchgrad.stages`) copied as engine Values for drawing.
+
+    Stage Values keep their children in a set ``_prev`` (and stage 1 has no ``grad``); the drawing
+    code reads the engine's ``_children``. The copy keeps data, label, op and grad, and lists the
+    children sorted by label and data, so the same expression draws the same way on every build.
+    Anything else is returned unchanged.
+    """
+    from scratchgrad.engine import Value
+
+    if isinstance(root, Value) or not hasattr(root, "_prev"):
+        return root
+    copies: dict[int, Value] = {}
+
+    def copy(node: object) -> Value:
+        if id(node) not in copies:
+            children = sorted(node._prev, key=lambda child: (child.label, child.data))
+            made = tuple(copy(child) for child in children)
+            copies[id(node)] = Value(node.data, node.label, made, (0.0,) * len(made), node._op)
+            copies[id(node)].grad = getattr(node, "grad", 0.0)
+        return copies[id(node)]
+
+    return copy(root)
+
+
+def figure_svg(figure: object, salt: str) -> str:
+    """A matplotlib Figure as inline SVG with ids unique to `salt` (several figures share a page)."""
+    if not isinstance(figure, Figure):
+        raise TypeError(f"a figure= expression must give a matplotlib Figure, got {type(figure).__name__}")
+    buffer = io.StringIO()
+    with matplotlib.rc_context({"svg.hashsalt": salt, **STYLE}):
+        figure.savefig(buffer, format="svg", bbox_inches="tight", transparent=True, metadata={"Date": None})
+    return _unique_ids(_XML_PROLOG.sub("", buffer.getvalue(), count=1), salt)
+
+
+def _unique_ids(svg: str, key: str) -> str:
+    """The SVG with every id (and every reference to one) prefixed by a tag derived from `key`.
+
+    Graphviz names its groups ``graph0``, ``node1``..., matplotlib ``figure_1``, ``axes_1``...: two
+    drawings inlined on one page would repeat ids, which HTML forbids and which can make one
+    drawing's clip path or marker apply to another.
+    """
+    ids = set(_ID.findall(svg))
+    tag = "sg" + hashlib.sha1(key.encode()).hexdigest()[:8]
+
+    def prefix(match: re.Match[str]) -> str:
+        name = match.group(2)
+        return f"{match.group(1)}{tag}-{name}" if name in ids else match.group(0)
+
+    return _ID_USE.sub(prefix, svg)
+
+
+def loss_curve(
+    series: Sequence[float] | Mapping[str, Sequence[float]] | object,
+    title: str = "",
+    ylabel: str = "loss",
+    log: bool = False,
+) -> Figure:
+    """Loss per step: one list of numbers, a `History` (its ``.loss``), or {label: list} for several runs."""
+    runs = _named_series(series)
+    with matplotlib.rc_context(STYLE):
+        figure = Figure(figsize=(6.4, 3.4))
+        axes = figure.add_subplot()
+        for (label, values), color in zip(runs.items(), COLORS * len(runs), strict=False):
+            finite = [v if math.isfinite(v) else math.nan for v in values]
+            axes.plot(range(len(finite)), finite, color=color, linewidth=1.8, label=label or None)
+        axes.set_xlabel("step")
+        axes.set_ylabel(ylabel)
+        if log:
+            axes.set_yscale("log")
+        if title:
+            axes.set_title(title)
+        if len(runs) > 1:
+            axes.legend(frameon=False)
+    return figure
+
+
+def function_plot(
+    f: Callable[[float], float],
+    low: float,
+    high: float,
+    tangents: Mapping[float, float] | None = None,
+    title: str = "",
+) -> Figure:
+    """`f` drawn over [low, high]; ``tangents={x: slope}`` adds the line of that slope touching f at x."""
+    steps = 200
+    xs = [low + (high - low) * i / steps for i in range(steps + 1)]
+    with matplotlib.rc_context(STYLE):
+        figure = Figure(figsize=(6.4, 3.6))
+        axes = figure.add_subplot()
+        axes.plot(xs, [f(x) for x in xs], color=COLORS[0], linewidth=2)
+        reach = (high - low) / 6
+        for (x0, slope), color in zip((tangents or {}).items(), COLORS[1:] * 4, strict=False):
+            y0 = f(x0)
+            axes.plot(
+                [x0 - reach, x0 + reach], [y0 - slope * reach, y0 + slope * reach], color=color, linewidth=1.5
+            )
+            axes.plot([x0], [y0], "o", color=color, label=f"slope {slope:.4g} at x = {x0:.4g}")
+        axes.set_xlabel("x")
+        axes.set_ylabel("f(x)")
+        if tangents:
+            axes.legend(frameon=False)
+        if title:
+            axes.set_title(title)
+    return figure
+
+
+def decision_boundary(
+    model: object, xs: Sequence[Sequence[float]], ys: Sequence[float], steps: int = 60, title: str = ""
+) -> Figure:
+    """The regions a 2-input model assigns to each class, with the data points on top.
+
+    A model with one output scores a point as class +1 where the score is > 0 (targets ±1); a
+    model with several outputs picks the largest (targets 0..k-1).
+    """
+    import numpy as np
+
+    points = np.asarray(xs, dtype=float)
+    if points.ndim != 2 or points.shape[1] != 2:
+        raise ValueError(f"decision_boundary draws 2-input data, got points of shape {points.shape}")
+    low, high = points.min(axis=0) - 0.5, points.max(axis=0) + 0.5
+    gx, gy = np.meshgrid(np.linspace(low[0], high[0], steps), np.linspace(low[1], high[1], steps))
+    grid = [
+        _predicted_class(model([float(a), float(b)])) for a, b in zip(gx.ravel(), gy.ravel(), strict=True)
+    ]
+    labels = sorted({_target_class(y) for y in ys} | set(grid))
+    position = {label: i for i, label in enumerate(labels)}
+    regions = np.array([position[c] for c in grid]).reshape(gx.shape)
+    colors = ListedColormap(COLORS[: len(labels)])
+    with matplotlib.rc_context(STYLE):
+        figure = Figure(figsize=(4.8, 4.2))
+        axes = figure.add_subplot()
+        axes.contourf(gx, gy, regions, levels=np.arange(len(labels) + 1) - 0.5, cmap=colors, alpha=0.25)
+        targets = [position[_target_class(y)] for y in ys]
+        axes.scatter(
+            points[:, 0],
+            points[:, 1],
+            c=targets,
+            cmap=colors,
+            vmin=-0.5,
+            vmax=len(labels) - 0.5,
+            s=18,
+            edgecolors="black",
+            linewidths=0.4,
+        )
+        axes.grid(False)
+        axes.set_xlabel("x₁")
+        axes.set_ylabel("x₂")
+        if title:
+            axes.set_title(title)
+    return figure
+
+
+def _named_series(series: object) -> dict[str, list[float]]:
+    if isinstance(series, Mapping):
+        return {str(label): [float(v) for v in values] for label, values in series.items()}
+    values = getattr(series, "loss", series)
+    return {"": [float(v) for v in values]}
+
+
+def _predicted_class(output: object) -> int:
+    if isinstance(output, list):
+        scores = [o.data for o in output]
+        return scores.index(max(scores))
+    return 1 if output.data > 0 else -1
+
+
+def _target_class(y: float) -> int:
+    return int(y) if float(y).is_integer() else (1 if y > 0 else -1)
+
+
+HELPERS = {"loss_curve": loss_curve, "decision_boundary": decision_boundary, "function_plot": function_plot}
+"""The names a ``figure=`` expression may call, besides those of the page namespace."""

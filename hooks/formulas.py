@@ -1,0 +1,80 @@
+"""MkDocs hook: formulas typeset with KaTeX at build time, from the npm package (no CDN, no JS).
+
+`pymdownx.arithmatex` (``generic: true``) leaves each formula as TeX inside
+``<span class="arithmatex">\\(...\\)</span>`` or ``<div class="arithmatex">\\[...\\]</div>``.
+This hook sends a page's formulas to KaTeX (``node hooks/katex_render.js``, one process per page)
+and writes the HTML it returns in their place; only KaTeX's stylesheet and fonts reach the reader.
+A formula KaTeX cannot parse fails the build and is named in the error.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
+
+ROOT = Path(__file__).resolve().parent.parent
+KATEX = ROOT / "node_modules" / "katex"
+RENDERER = Path(__file__).with_name("katex_render.js")
+SITE_DIR = "vendor/katex"
+
+_FORMULA = re.compile(
+    r'<(?P<tag>span|div) class="arithmatex">(?P<open>\\\(|\\\[)(?P<tex>.*?)(?:\\\)|\\\])</(?P=tag)>',
+    re.DOTALL,
+)
+_cache: dict[tuple[str, bool], str] = {}
+
+
+def on_files(files, config):
+    """Serve KaTeX's stylesheet and its woff2 fonts (every browser that runs the site reads woff2)."""
+    dist = KATEX / "dist"
+    if not (dist / "katex.min.css").is_file():
+        raise PluginError(f"KaTeX not found at {dist}: run `npm ci` (make serve and make docs do)")
+    files.append(
+        File.generated(config, f"{SITE_DIR}/katex.min.css", abs_src_path=str(dist / "katex.min.css"))
+    )
+    for font in sorted((dist / "fonts").glob("*.woff2")):
+        files.append(File.generated(config, f"{SITE_DIR}/fonts/{font.name}", abs_src_path=str(font)))
+    return files
+
+
+def on_page_content(html_text, page, config, files):
+    matches = list(_FORMULA.finditer(html_text))
+    if not matches:
+        return html_text
+    wanted = [(html.unescape(m.group("tex")).strip(), m.group("open") == r"\[") for m in matches]
+    render([key for key in dict.fromkeys(wanted) if key not in _cache], page.file.src_uri)
+    pieces, last = [], 0
+    for match, key in zip(matches, wanted, strict=True):
+        pieces += [
+            html_text[last : match.start()],
+            f'<{match.group("tag")} class="arithmatex">{_cache[key]}</{match.group("tag")}>',
+        ]
+        last = match.end()
+    pieces.append(html_text[last:])
+    return "".join(pieces)
+
+
+def render(formulas: list[tuple[str, bool]], where: str) -> None:
+    """Typeset (tex, display) pairs with KaTeX into the cache; any parse error fails the build."""
+    if not formulas:
+        return
+    node = shutil.which("node")
+    if node is None:
+        raise PluginError("hooks/formulas.py needs Node.js (`node`) to run KaTeX at build time")
+    request = json.dumps([{"tex": tex, "display": display} for tex, display in formulas])
+    run = subprocess.run(
+        [node, str(RENDERER), str(KATEX)], input=request, capture_output=True, text=True, check=False
+    )
+    if run.returncode != 0:
+        raise PluginError(f"{where}: KaTeX failed to run: {run.stderr.strip()}")
+    for (tex, display), answer in zip(formulas, json.loads(run.stdout), strict=True):
+        if "error" in answer:
+            raise PluginError(f"{where}: KaTeX cannot typeset {tex!r}: {answer['error']}")
+        _cache[tex, display] = answer["html"]

@@ -1,0 +1,43 @@
+"""MkDocs hook: keep notebook pages (mkdocs-jupyter) offline.
+
+nbconvert's template writes two loaders into every notebook page: MathJax (a ``<script src>``, empty
+when no URL is configured, plus its config) and Mermaid (a module script that imports from a CDN
+when the notebook has a diagram). The site typesets formulas with KaTeX at build time
+(hooks/formulas.py) and its notebooks hold no diagrams, so both go: no page asks another host.
+Material's theme shows no download link for the ``.ipynb`` that mkdocs-jupyter copies beside the
+page (``include_source``), so this hook adds Material's page-action button for it (top right).
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from pathlib import Path
+
+import material
+from mkdocs.exceptions import PluginError
+
+DOWNLOAD_ICON = Path(material.__file__).parent / "templates" / ".icons" / "material" / "download.svg"
+_MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
+_SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.DOTALL)
+_REMOTE = re.compile(r"""https?://(?!www\.w3\.org/)""")
+
+
+def on_page_content(html_text, page, config, files):
+    if not page.file.src_uri.endswith(".ipynb"):
+        return html_text
+    html_text = _MATHJAX.sub("", html_text)
+    html_text = _SCRIPT.sub(lambda m: "" if "mermaid" in m.group(0) else m.group(0), html_text)
+    for script in _SCRIPT.findall(html_text):
+        if _REMOTE.search(script):
+            raise PluginError(
+                f"{page.file.src_uri}: a script of the rendered notebook refers to another host"
+            )
+    name = html.escape(posixpath.basename(page.file.src_uri))
+    # Material's own page-action button (top right, like its "edit this page" icon).
+    download = (
+        f'<a class="md-content__button md-icon sg-download" href="{name}" download '
+        f'title="Download {name}">{DOWNLOAD_ICON.read_text()}</a>'
+    )
+    return download + html_text

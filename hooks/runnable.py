@@ -1,0 +1,279 @@
+"""MkDocs hook: ```python run``` blocks, executed at build time with their output shown under them.
+
+A page's runnable blocks share one Python namespace and run in page order, like the cells of a
+notebook. What they print, the error a must-fail block raises, and the graphs and figures they ask
+for are written into the page, so every number a reader sees is the output of the code above it.
+A block that raises unexpectedly, or a must-fail block that does not fail, fails the build.
+
+The HTML written here is the contract with the browser runtime (web/, which turns each block
+into an editor), built by `format_block` and `render_block`::
+
+    <div class="sg-runnable" id="sg-run-3" data-sg-page="chain-rule" data-sg-block="3"
+         data-sg-code="(the exact source, HTML-escaped)" [data-sg-expect="RecursionError"]
+         [data-sg-hidden] [data-sg-browser="no"]>
+      <div class="sg-source">(Material's highlighted code block, or empty for `hide`)</div>
+      <div class="sg-result" data-sg-origin="build">
+        [<pre class="sg-output">printed text[<span class="sg-error">Type: message</span>]</pre>]
+        [<div class="sg-figure sg-graph" data-sg-graph="L"><svg>...</svg></div>]
+        [<div class="sg-figure sg-plot" data-sg-figure="loss_curve(losses)"><svg>...</svg></div>]
+      </div>
+    </div>
+
+Fence syntax (options as for any SuperFences block)::
+
+    ```python run expect="RecursionError" graph="L" figure="loss_curve(history.loss)" title="..."
+    ```python run browser="no"      (built and shown, never run by the browser: needs e.g. torch)
+    ```python run output="varies"   (prints measurements, e.g. timings: its text is never compared)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import io
+import random
+import re
+import sys
+import traceback
+from dataclasses import dataclass, field
+
+import figures
+from mkdocs.exceptions import PluginError
+from pymdownx.superfences import SuperFencesException
+
+OPTIONS = ("run", "expect", "graph", "figure", "title", "hide", "browser", "output")
+PAGE_SEED = 0
+"""`random.seed` of every page namespace (the browser runtime seeds the same way)."""
+RECURSION_LIMIT = 1000
+"""Python's (and Pyodide's) default `sys.getrecursionlimit()`, which blocks run under, whatever the
+build's plugins set for themselves (mkdocstrings raises the build's limit to 2000)."""
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PLACEHOLDER = re.compile(r'<div class="sg-runnable" data-sg-uid="(\d+)"')
+
+
+@dataclass
+class Outcome:
+    """What one block did: the text it printed and the exception it raised, if any."""
+
+    output: str
+    error: BaseException | None = None
+
+    @property
+    def error_line(self) -> str:
+        """``Type: message`` of the exception, as the last line of a traceback shows it."""
+        return "" if self.error is None else traceback.format_exception_only(self.error)[-1].strip()
+
+
+@dataclass
+class PageSession:
+    """The namespace that a page's blocks share, fresh and seeded for every page."""
+
+    page: str
+    namespace: dict = field(default_factory=lambda: {"__name__": "__main__"})
+    blocks_run: int = 0
+
+    def __post_init__(self) -> None:
+        random.seed(PAGE_SEED)
+
+    def run(self, source: str) -> Outcome:
+        """Run one block in the page namespace, capturing stdout and stderr together."""
+        name = f"<{self.page} block {self.blocks_run}>"
+        self.blocks_run += 1
+        printed = io.StringIO()
+        build_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(RECURSION_LIMIT)
+        try:
+            with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+                exec(compile(source, name, "exec"), self.namespace)
+        except Exception as error:  # the block's own error: reported or expected
+            return Outcome(printed.getvalue(), error)
+        finally:
+            sys.setrecursionlimit(build_limit)
+        return Outcome(printed.getvalue())
+
+    def evaluate(self, expression: str) -> object:
+        """The value of a fence option's expression in the page namespace."""
+        return eval(expression, {**figures.HELPERS, **self.namespace})
+
+
+def check_outcome(outcome: Outcome, expect: str | None, where: str) -> None:
+    """Raise PluginError unless the block failed exactly as its `expect` option says."""
+    if outcome.error is None and expect is not None:
+        raise PluginError(f"{where}: expected {expect} but the block ran without an error")
+    if outcome.error is None:
+        return
+    raised = [cls.__name__ for cls in type(outcome.error).__mro__]
+    if expect is None or expect not in raised:
+        trace = "".join(traceback.format_exception(outcome.error)).rstrip()
+        wanted = f"expected {expect}, got" if expect else "unexpected error"
+        raise PluginError(
+            f"{where}: {wanted} {outcome.error_line}\n{trace}\nprinted before it:\n{outcome.output}"
+        )
+
+
+def parse_options(inputs: dict[str, str]) -> dict[str, str] | None:
+    """The fence options of a runnable block, None for an ordinary block; bad options raise."""
+    if "run" not in inputs:
+        return None
+    unknown = sorted(set(inputs) - set(OPTIONS))
+    if unknown:
+        raise SuperFencesException(
+            f"```python run: unknown option(s) {unknown}; allowed: {', '.join(OPTIONS)}"
+        )
+    expect = inputs.get("expect")
+    if expect is not None and not _NAME.fullmatch(expect):
+        raise SuperFencesException(f'```python run: expect="{expect}" must name an exception class')
+    browser = inputs.get("browser")
+    if browser is not None and browser != "no":
+        raise SuperFencesException(
+            f'```python run: browser="{browser}": the only value is "no" (a block that needs a package '
+            "Pyodide does not have, such as torch)"
+        )
+    output = inputs.get("output")
+    if output is not None and output != "varies":
+        raise SuperFencesException(
+            f'```python run: output="{output}": the only value is "varies" (a block that prints '
+            "measurements, such as timings, which differ from run to run)"
+        )
+    for key in ("graph", "figure"):
+        for expression in split_expressions(inputs.get(key, "")):
+            try:
+                compile(expression, f"{key} option", "eval")
+            except SyntaxError as error:
+                raise SuperFencesException(
+                    f'```python run: {key}="{expression}" is not an expression: {error}'
+                ) from error
+    return dict(inputs)
+
+
+def split_expressions(option: str) -> list[str]:
+    return [part.strip() for part in option.split(";") if part.strip()]
+
+
+# -- the SuperFences fence ---------------------------------------------------------------------
+
+_session: PageSession | None = None
+_pending: dict[int, tuple[str, dict[str, str]]] = {}
+
+
+def validate(language, inputs, options, attrs, md) -> bool:
+    parsed = parse_options(inputs)
+    if parsed is None:
+        return False  # an ordinary code block: SuperFences highlights it as usual
+    options.update(parsed)
+    return True
+
+
+def format_block(source, language, class_name, options, md, **kwargs) -> str:
+    """Highlight the source now; running it waits for `on_page_content`, which sees page order."""
+    if _session is None:
+        raise SuperFencesException("```python run blocks only work on MkDocs pages (no page session)")
+    uid = len(_pending)
+    _pending[uid] = (source, options)
+    shown = ""
+    if "hide" not in options:
+        highlight_options = {"title": options["title"]} if "title" in options else {}
+        shown = md.preprocessors["fenced_code_block"].highlight(
+            src=source, language="python", options=highlight_options, md=md, classes=[], id_value="", attrs={}
+        )
+    return (
+        f'<div class="sg-runnable" data-sg-uid="{uid}">'
+        f'<div class="sg-source">{shown}</div>'
+        f'<div class="sg-result" data-sg-origin="build"><!--sg-result-{uid}--></div></div>'
+    )
+
+
+def render_block(
+    index: int, source: str, options: dict[str, str], outcome: Outcome, session: PageSession
+) -> tuple[str, str]:
+    """The opening tag's attributes and the result HTML of one block that has run."""
+    expect = options.get("expect")
+    attributes = [
+        f'id="sg-run-{index}"',
+        f'data-sg-page="{html.escape(session.page)}"',
+        f'data-sg-block="{index}"',
+        f'data-sg-code="{html.escape(source, quote=True)}"',
+    ]
+    if expect:
+        attributes.append(f'data-sg-expect="{expect}"')
+    if "hide" in options:
+        attributes.append("data-sg-hidden")
+    if "browser" in options:
+        attributes.append('data-sg-browser="no"')
+    if "output" in options:
+        attributes.append('data-sg-output="varies"')
+    result = []
+    if outcome.output or outcome.error is not None:
+        text = html.escape(outcome.output)
+        if outcome.error is not None:
+            text += f'<span class="sg-error">{html.escape(outcome.error_line)}</span>'
+        result.append(f'<pre class="sg-output">{text}</pre>')
+    where = f"{session.page}, runnable block {index}"
+    for expression in split_expressions(options.get("graph", "")):
+        svg = figures.graph_svg(session.evaluate(expression), where=f"{where}, graph={expression!r}")
+        result.append(
+            f'<div class="sg-figure sg-graph" data-sg-graph="{html.escape(expression)}">{svg}</div>'
+        )
+    for n, expression in enumerate(split_expressions(options.get("figure", ""))):
+        try:
+            svg = figures.figure_svg(session.evaluate(expression), salt=f"{session.page}-{index}-{n}")
+        except Exception as error:
+            raise PluginError(f"{where}: figure={expression!r} failed: {error!r}") from error
+        result.append(
+            f'<div class="sg-figure sg-plot" data-sg-figure="{html.escape(expression)}">{svg}</div>'
+        )
+    return " ".join(attributes), "".join(result)
+
+
+# -- MkDocs events -----------------------------------------------------------------------------
+
+
+def on_config(config):
+    if "pymdownx.superfences" not in config.markdown_extensions:
+        raise PluginError("hooks/runnable.py needs pymdownx.superfences in markdown_extensions")
+    fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
+    fences[:] = [f for f in fences if f.get("class") != "sg-runnable"]
+    fences.append({"name": "python", "class": "sg-runnable", "validator": validate, "format": format_block})
+    return config
+
+
+def on_pre_build(config) -> None:
+    """Forget every imported scratchgrad module, so `mkdocs serve` runs the code as it is now."""
+    for name in [name for name in sys.modules if name == "scratchgrad" or name.startswith("scratchgrad.")]:
+        del sys.modules[name]
+
+
+def on_page_markdown(markdown, page, config, files):
+    global _session
+    _session = PageSession(page.file.src_uri.removesuffix(".md"))
+    _pending.clear()
+    return markdown
+
+
+def on_page_content(html_text, page, config, files):
+    """Run the page's blocks in document order and write their results into the page."""
+    global _session
+    session, pending = _session, dict(_pending)
+    _session = None
+    _pending.clear()
+    if session is None or not pending:
+        return html_text
+    pieces, last = [], 0
+    for index, match in enumerate(_PLACEHOLDER.finditer(html_text)):
+        uid = int(match.group(1))
+        source, options = pending.pop(uid)
+        outcome = session.run(source)
+        check_outcome(outcome, options.get("expect"), f"{session.page}, runnable block {index}")
+        attributes, result = render_block(index, source, options, outcome, session)
+        marker = f"<!--sg-result-{uid}-->"
+        end = html_text.index(marker, match.end())
+        pieces += [html_text[last : match.start()], f'<div class="sg-runnable" {attributes}']
+        pieces += [html_text[match.end() : end], result]
+        last = end + len(marker)
+    if pending:
+        raise PluginError(
+            f"{session.page}: runnable blocks {sorted(pending)} vanished from the rendered page"
+        )
+    pieces.append(html_text[last:])
+    return "".join(pieces)

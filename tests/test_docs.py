@@ -1,0 +1,317 @@
+"""The tutorial site: a strict build, every runnable block re-run, no engine code pasted into pages.
+
+The build itself runs each page's ```python run``` blocks (hooks/runnable.py) and fails on any
+error; here every block runs again, in a fresh process and a fresh namespace per page, and its
+output must equal what the built page shows: a page cannot show a number its code does not print.
+"""
+
+from __future__ import annotations
+
+import ast
+import html
+import importlib
+import os
+import pkgutil
+import re
+import subprocess
+import sys
+import textwrap
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+sys.path.insert(0, str(ROOT / "hooks"))
+runnable = importlib.import_module("runnable")
+
+PAGES = sorted(path.relative_to(DOCS).as_posix() for path in DOCS.rglob("*.md"))
+SNIPPET_LINE = re.compile(r"""^\s*-{1,}8<-{1,}\s+(["']).+\1\s*$""")
+FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})\s*(?P<lang>[\w+-]*)(?P<options>.*)$")
+
+
+# -- reading Markdown fences and built pages -------------------------------------------------
+
+
+def fenced_blocks(markdown: str) -> list[tuple[str, str, str]]:
+    """(language, fence options, body) of every fenced block, at any indentation, in page order."""
+    blocks, lines, i = [], markdown.splitlines(), 0
+    while i < len(lines):
+        opening = FENCE_OPEN.match(lines[i])
+        i += 1
+        if not opening:
+            continue
+        indent, fence = opening["indent"], opening["fence"]
+        body = []
+        while i < len(lines) and not re.match(
+            rf"^{re.escape(indent)}{fence[0]}{{{len(fence)},}}\s*$", lines[i]
+        ):
+            body.append(lines[i])
+            i += 1
+        i += 1
+        blocks.append((opening["lang"], opening["options"].strip(), textwrap.dedent("\n".join(body))))
+    return blocks
+
+
+def is_runnable(options: str) -> bool:
+    return re.search(r"(^|\s)run(\s|$)", options) is not None
+
+
+class RunnableBlocks(HTMLParser):
+    """The runnable blocks of a built page: attributes and the text of their build-time output."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.blocks: list[dict] = []
+        self._in_output = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        classes = (attributes.get("class") or "").split()
+        if tag == "div" and "sg-runnable" in classes:
+            self.blocks.append({**attributes, "output": "", "error": ""})
+        elif tag == "pre" and "sg-output" in classes:
+            self._in_output = 1
+        elif self._in_output and tag == "span" and "sg-error" in classes:
+            self._in_output = 2
+        elif self._in_output:
+            raise AssertionError(f"unexpected <{tag}> inside a block's output")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "pre":
+            self._in_output = 0
+        elif tag == "span" and self._in_output == 2:
+            self._in_output = 1
+
+    def handle_data(self, data: str) -> None:
+        if self._in_output:
+            self.blocks[-1]["error" if self._in_output == 2 else "output"] += data
+
+
+def built_page(site: Path, page: str) -> Path:
+    stem = page.removesuffix(".md")
+    if stem == "index" or stem.endswith("/index"):
+        return site / stem.removesuffix("index") / "index.html"
+    return site / stem / "index.html"
+
+
+def build(config: Path, site: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site)]
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    result = build(ROOT / "mkdocs.yml", out)
+    assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
+    return out
+
+
+def test_strict_build_passes(site: Path) -> None:
+    assert (site / "index.html").is_file()
+    assert (site / "vendor" / "katex" / "katex.min.css").is_file()
+
+
+# -- every block runs again and prints what the page shows ------------------------------------
+
+
+def assert_same_output(printed: str, block: dict, where: str) -> None:
+    """The block printed what the page shows; for ``output="varies"`` (timings) the same number of lines."""
+    if block.get("data-sg-output") == "varies":
+        assert printed.count("\n") == block["output"].count("\n") > 0, where
+    else:
+        assert printed == block["output"], where
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_blocks_rerun_with_the_output_the_page_shows(site: Path, page: str) -> None:
+    fences = [options for lang, options, _ in fenced_blocks((DOCS / page).read_text()) if lang == "python"]
+    parser = RunnableBlocks()
+    parser.feed(built_page(site, page).read_text())
+    assert len(parser.blocks) == sum(map(is_runnable, fences)), (
+        "runnable fences vs runnable blocks on the page"
+    )
+    session = runnable.PageSession(page.removesuffix(".md"))
+    for index, block in enumerate(parser.blocks):
+        assert block["data-sg-page"] == session.page
+        assert block["data-sg-block"] == str(index)
+        outcome = session.run(block["data-sg-code"])
+        expect = block.get("data-sg-expect")
+        where = f"{page}, block {index}:\n{block['data-sg-code']}"
+        assert_same_output(outcome.output, block, where)
+        if expect is None:
+            assert outcome.error is None, f"{where}\nraised {outcome.error_line}"
+        else:
+            assert outcome.error is not None, f"{where}\nexpected {expect}, nothing was raised"
+            assert expect in [cls.__name__ for cls in type(outcome.error).__mro__], where
+            assert block["error"] == outcome.error_line, where
+
+
+CPYTHON_ONLY_PAGES = [
+    page
+    for page in PAGES
+    if any(
+        lang == "python" and is_runnable(options) and 'browser="no"' in options
+        for lang, options, _ in fenced_blocks((DOCS / page).read_text())
+    )
+]
+
+
+@pytest.mark.parametrize("page", CPYTHON_ONLY_PAGES)
+def test_pages_run_in_the_browser_without_their_cpython_only_blocks(site: Path, page: str) -> None:
+    """The browser skips ``browser="no"`` blocks (torch): every other block must not need them."""
+    parser = RunnableBlocks()
+    parser.feed(built_page(site, page).read_text())
+    assert any(block.get("data-sg-browser") == "no" for block in parser.blocks)
+    session = runnable.PageSession(page.removesuffix(".md"))
+    for index, block in enumerate(parser.blocks):
+        if block.get("data-sg-browser") == "no":
+            continue
+        outcome = session.run(block["data-sg-code"])
+        where = f'{page}, block {index} without the browser="no" blocks:\n{block["data-sg-code"]}'
+        assert_same_output(outcome.output, block, where)
+        expected_error = block.get("data-sg-expect") is not None
+        assert (outcome.error is not None) == expected_error, f"{where}\n{outcome.error_line}"
+
+
+# -- engine code only through snippets ---------------------------------------------------------
+
+
+def engine_names() -> set[str]:
+    """Names a page must never define itself: the package's public API, methods and the classic helpers."""
+    import scratchgrad
+
+    names = {"_backward", "build_topo", "backward", "zero_grad", "parameters"}
+    for info in pkgutil.walk_packages(scratchgrad.__path__, "scratchgrad."):
+        module = importlib.import_module(info.name)
+        for name in getattr(module, "__all__", []):
+            names.add(name)
+            member = getattr(module, name)
+            if isinstance(member, type):
+                names.update(
+                    attr for attr in vars(member) if not attr.startswith("__") or attr.endswith("__")
+                )
+    return names - {"__module__", "__doc__", "__dict__", "__weakref__", "__slots__", "__annotations__"}
+
+
+def pasted_engine_code(source: str, forbidden: set[str]) -> list[str]:
+    """Definitions in `source` that re-create the engine instead of importing it."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.name in forbidden:
+            found.append((node.lineno, f"line {node.lineno}: defines {node.name}"))
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                owner = (
+                    target.value.id
+                    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                    else ""
+                )
+                if owner in forbidden and owner[:1].isupper():
+                    found.append((node.lineno, f"line {node.lineno}: patches {owner}.{target.attr}"))
+    return [text for _, text in sorted(found)]
+
+
+@pytest.fixture(scope="module")
+def forbidden() -> set[str]:
+    return engine_names()
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_python_on_pages_is_runnable_or_a_snippet_of_src(page: str, forbidden: set[str]) -> None:
+    for lang, options, body in fenced_blocks((DOCS / page).read_text()):
+        if lang not in ("python", "py", "pycon", "python3"):
+            continue
+        lines = [line for line in body.splitlines() if line.strip()]
+        if lines and all(SNIPPET_LINE.match(line) for line in lines):
+            assert all("src/" in line for line in lines), f"{page}: engine code is included from src/ only"
+            continue
+        assert lang == "python", f"{page}: write Python blocks as ```python run```, not ```{lang}:\n{body}"
+        assert is_runnable(options), (
+            f"{page}: a Python block that is neither ```python run``` (tested) nor a snippet of src/:\n{body}"
+        )
+        assert pasted_engine_code(body, forbidden) == [], f"{page}: engine code pasted into the page:\n{body}"
+
+
+def test_the_paste_detector_catches_a_pasted_engine() -> None:
+    pasted = "class Value:\n    def backward(self):\n        pass\n\nValue.__add__ = lambda a, b: a\n"
+    found = pasted_engine_code(pasted, engine_names())
+    assert found == ["line 1: defines Value", "line 2: defines backward", "line 5: patches Value.__add__"]
+    assert (
+        pasted_engine_code("from scratchgrad import Value\nv = Value(1.0)\nv.label = 'v'\n", engine_names())
+        == []
+    )
+
+
+def test_fence_reader_finds_nested_blocks_in_order() -> None:
+    markdown = (
+        '```python run\na = 1\n```\n\n!!! note\n\n    ```python run expect="KeyError"\n    {}[0]\n    ```\n'
+    )
+    assert fenced_blocks(markdown) == [
+        ("python", "run", "a = 1"),
+        ("python", 'run expect="KeyError"', "{}[0]"),
+    ]
+
+
+# -- the build fails when a page is wrong --------------------------------------------------------
+
+
+def mini_site(tmp_path: Path, page: str) -> Path:
+    """A one-page site using the real configuration and hooks; returns its mkdocs.yml."""
+    (tmp_path / "docs" / "reference").mkdir(parents=True)
+    (tmp_path / "docs" / "reference" / "index.md").write_text("# Reference\n")
+    (tmp_path / "docs" / "index.md").write_text(page)
+    for shared in ("hooks", "src"):  # hooks and snippet paths resolve next to the config file
+        (tmp_path / shared).symlink_to(ROOT / shared)
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(
+        f"INHERIT: {ROOT / 'mkdocs.yml'}\ndocs_dir: docs\n"
+        "nav:\n  - Home: index.md\n  - API reference:\n      - reference/index.md\n"
+    )
+    return config
+
+
+GOOD_PAGE = (
+    '# Page\n\n```python\n--8<-- "src/scratchgrad/engine.py:value_add"\n```\n\n'
+    "```python run\nprint(6 * 7)\n```\n"
+)
+
+
+def test_a_correct_mini_site_builds(tmp_path: Path) -> None:
+    result = build(mini_site(tmp_path, GOOD_PAGE), tmp_path / "site")
+    assert result.returncode == 0, result.stderr
+    shown = (tmp_path / "site" / "index.html").read_text()
+    assert '<pre class="sg-output">42\n</pre>' in shown
+    assert "def __add__" in html.unescape(re.sub(r"<[^>]+>", "", shown))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            ("engine.py:value_add", "engine.py:no_such_section"),
+            "Snippet section 'no_such_section' could not be located",
+        ),
+        (("engine.py:value_add", "no_such_file.py"), "no_such_file.py"),
+        (("print(6 * 7)", "print(undefined_name)"), "NameError: name 'undefined_name' is not defined"),
+        (
+            ("```python run\n", '```python run expect="KeyError"\n'),
+            "expected KeyError but the block ran without an error",
+        ),
+        (("print(6 * 7)", "[][1]"), "unexpected error IndexError"),
+        (("```python run\n", '```python run graph="42"\n'), "draws a scratchgrad Value, got int"),
+        (("```python run\n", "```python run colour\n"), "unknown option(s) ['colour']"),
+        (("```python run\n", '```python run browser="yes"\n'), 'the only value is "no"'),
+        (("```python run\n", '```python run output="same"\n'), 'the only value is "varies"'),
+    ],
+)
+def test_a_broken_page_fails_the_build(tmp_path: Path, change: tuple[str, str], message: str) -> None:
+    page = GOOD_PAGE.replace(*change)
+    assert page != GOOD_PAGE
+    result = build(mini_site(tmp_path, page), tmp_path / "site")
+    assert result.returncode != 0
+    assert message in result.stdout + result.stderr

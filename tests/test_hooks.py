@@ -1,0 +1,280 @@
+"""The MkDocs hooks one by one: figures, formulas, reference pages, notebook clean-up, block options.
+
+tests/test_docs.py checks them together through real builds; here each behaviour is pinned down
+on its own, with the inputs that would make it go wrong.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from matplotlib.figure import Figure
+from mkdocs.exceptions import PluginError
+from pymdownx.superfences import SuperFencesException
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "hooks"))
+figures = importlib.import_module("figures")
+formulas = importlib.import_module("formulas")
+notebooks = importlib.import_module("notebooks")
+reference = importlib.import_module("reference")
+runnable = importlib.import_module("runnable")
+
+from scratchgrad import Value  # noqa: E402 (after the hooks' path is set up, like the build)
+from scratchgrad.stages import graph_only  # noqa: E402
+
+
+def page(src_uri: str) -> SimpleNamespace:
+    return SimpleNamespace(file=SimpleNamespace(src_uri=src_uri))
+
+
+# -- figures -----------------------------------------------------------------------------------
+
+
+def test_graph_svg_draws_labels_on_a_transparent_page() -> None:
+    a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+    product = a * b
+    product.label = "ab"
+    svg = figures.graph_svg(product, where="test")
+    assert svg.startswith("<svg")
+    assert all(f">{label}<" in svg for label in ("a", "b", "ab"))
+    assert 'polygon fill="white"' not in svg
+
+
+def test_graph_svg_is_drawn_at_70_percent_of_its_natural_size() -> None:
+    svg = figures.graph_svg(Value(1.0, label="x") + 1, where="test")
+    from scratchgrad.graph import draw_dot
+
+    natural = draw_dot(Value(1.0, label="x") + 1)
+    natural.node_attr.update(figures.GRAPH_NODE_STYLE)
+    natural.graph_attr.update(figures.GRAPH_SPACING)
+    width = float(re.search(r'width="([0-9.]+)pt"', natural.pipe(format="svg", encoding="utf-8")).group(1))
+    assert f'width="{width * figures.GRAPH_SCALE:.1f}pt"' in svg
+
+
+def test_graph_svg_names_the_block_when_given_something_else() -> None:
+    with pytest.raises(PluginError, match=r"page, block 3: drawing the graph failed: .*got int"):
+        figures.graph_svg(42, where="page, block 3")
+
+
+def test_stage_values_are_copied_into_engine_values_for_drawing() -> None:
+    a, b = graph_only.Value(2.0, label="a"), graph_only.Value(-3.0, label="b")
+    out = a * b + a
+    copy = figures.as_engine_value(out)
+    assert isinstance(copy, Value)
+    assert (copy.data, copy.op) == (out.data, "+")
+    product = next(child for child in copy.children if child.op == "*")
+    assert [child.label for child in product.children] == ["a", "b"]
+    # `a` feeds both operations: the copy keeps it one node, as the stage graph does.
+    leaf_a = next(child for child in copy.children if child.label == "a")
+    assert product.children[0] is leaf_a
+
+
+def test_engine_values_are_drawn_as_they_are() -> None:
+    value = Value(1.0)
+    assert figures.as_engine_value(value) is value
+
+
+def test_loss_curve_draws_one_line_per_run() -> None:
+    figure = figures.loss_curve({"lr 0.1": [3.0, 2.0, 1.0], "lr 1": [3.0, float("inf"), 9.0]})
+    assert isinstance(figure, Figure)
+    lines = figure.axes[0].get_lines()
+    assert [line.get_label() for line in lines] == ["lr 0.1", "lr 1"]
+    assert list(lines[1].get_ydata())[1] != list(lines[1].get_ydata())[1]  # inf is drawn as a gap (nan)
+
+
+def test_loss_curve_reads_a_history_object() -> None:
+    history = SimpleNamespace(loss=[1.0, 0.5])
+    assert list(figures.loss_curve(history).axes[0].get_lines()[0].get_ydata()) == [1.0, 0.5]
+
+
+def test_function_plot_draws_a_tangent_of_the_given_slope() -> None:
+    figure = figures.function_plot(lambda x: x * x, -1.0, 1.0, tangents={0.5: 1.0})
+    _, tangent, point = figure.axes[0].get_lines()
+    (x0, x1), (y0, y1) = tangent.get_xdata(), tangent.get_ydata()
+    assert (y1 - y0) / (x1 - x0) == pytest.approx(1.0)
+    assert (point.get_xdata()[0], point.get_ydata()[0]) == (0.5, 0.25)
+
+
+def test_decision_boundary_colours_the_regions_a_model_predicts() -> None:
+    xs = [[-1.0, 0.0], [1.0, 0.0], [-2.0, 1.0], [2.0, -1.0]]
+    ys = [-1.0, 1.0, -1.0, 1.0]
+    figure = figures.decision_boundary(lambda x: Value(x[0]), xs, ys, steps=11)
+    regions = figure.axes[0].collections[0]
+    assert len(regions.get_paths()) >= 2  # one filled region per class
+
+
+def test_decision_boundary_refuses_data_it_cannot_draw() -> None:
+    with pytest.raises(ValueError, match="2-input data"):
+        figures.decision_boundary(lambda x: Value(0.0), [[1.0, 2.0, 3.0]], [1.0])
+
+
+def ids(svg: str) -> set[str]:
+    return set(re.findall(r'\bid="([^"]+)"', svg))
+
+
+def test_figure_ids_differ_between_figures_and_references_follow_them() -> None:
+    first = figures.figure_svg(figures.loss_curve([3.0, 1.0]), "page-1-0")
+    second = figures.figure_svg(figures.loss_curve([3.0, 1.0]), "page-2-0")
+    assert ids(first)
+    assert not ids(first) & ids(second)
+    referenced = set(re.findall(r'(?:url\(#|href="#)([^")]+)', first))
+    assert referenced
+    assert referenced <= ids(first)
+
+
+def test_graph_ids_differ_between_graphs_of_one_page() -> None:
+    x = Value(1.0, label="x")
+    first, second = figures.graph_svg(x + 1, "page, block 0"), figures.graph_svg(x + 1, "page, block 1")
+    assert ids(first)
+    assert not ids(first) & ids(second)
+
+
+def test_figure_svg_needs_a_figure() -> None:
+    with pytest.raises(TypeError, match="must give a matplotlib Figure, got list"):
+        figures.figure_svg([1, 2], "salt")
+
+
+# -- formulas ----------------------------------------------------------------------------------
+
+
+def test_formulas_are_typeset_in_place() -> None:
+    html = (
+        '<p>Slope <span class="arithmatex">\\(x^2 &lt; y\\)</span>.</p>'
+        '<div class="arithmatex">\\[\\frac{a}{b}\\]</div>'
+    )
+    typeset = formulas.on_page_content(html, page("p.md"), None, None)
+    assert "\\(" not in typeset
+    assert "\\[" not in typeset
+    assert typeset.count('class="katex-display"') == 1  # the display formula
+    assert typeset.count('class="katex"') == 2  # both formulas (a display one sits inside katex-display)
+    assert "<mo>&lt;</mo>" in typeset  # the escaped < reached KaTeX as a real <
+
+
+def test_a_formula_katex_rejects_names_the_page() -> None:
+    html = '<span class="arithmatex">\\(\\frac{1}{\\)</span>'
+    with pytest.raises(PluginError, match=r"broken\.md: KaTeX cannot typeset '\\\\frac\{1\}\{'"):
+        formulas.on_page_content(html, page("broken.md"), None, None)
+
+
+# -- reference pages ---------------------------------------------------------------------------
+
+
+def test_every_public_module_gets_a_reference_page() -> None:
+    names = reference.modules()
+    assert {
+        "scratchgrad.engine",
+        "scratchgrad.nn",
+        "scratchgrad.stages",
+        "scratchgrad.stages.graph_only",
+    } <= set(names)
+    assert "scratchgrad" not in names
+    assert not [name for name in names if any(part.startswith("_") for part in name.split("."))]
+    assert reference.page_path("scratchgrad.stages.graph_only") == "reference/stages/graph_only.md"
+
+
+def test_reference_pages_join_their_nav_section_once() -> None:
+    config = SimpleNamespace(nav=[{"Home": "index.md"}, {reference.SECTION: ["reference/index.md"]}])
+    reference.on_config(config)
+    reference.on_config(config)  # mkdocs serve calls it again on every rebuild
+    section = config.nav[1][reference.SECTION]
+    assert section[0] == "reference/index.md"
+    assert [next(iter(entry)) for entry in section[1:]] == reference.modules()
+
+
+def test_a_nav_without_the_reference_section_is_an_error() -> None:
+    with pytest.raises(PluginError, match="needs a section titled 'API reference'"):
+        reference.on_config(SimpleNamespace(nav=[{"Home": "index.md"}]))
+
+
+# -- notebooks ---------------------------------------------------------------------------------
+
+NOTEBOOK_HTML = (
+    '<!-- Load mathjax -->\n<script src=""> </script>\n<!-- End of mathjax configuration -->'
+    '<script type="module">const m = await import("https://cdn.example/mermaid.mjs")</script>'
+    "<h1>Notebook</h1>"
+)
+
+
+def test_notebook_pages_lose_their_cdn_loaders_and_gain_a_download_button() -> None:
+    cleaned = notebooks.on_page_content(NOTEBOOK_HTML, page("notebooks/walk.ipynb"), None, None)
+    assert "mathjax" not in cleaned
+    assert "mermaid" not in cleaned
+    assert "https://" not in cleaned
+    assert 'href="walk.ipynb" download' in cleaned
+    assert cleaned.endswith("<h1>Notebook</h1>")
+
+
+def test_a_notebook_script_from_another_host_fails_the_build() -> None:
+    remote = '<script>fetch("https://example.com/x.js")</script>'
+    with pytest.raises(PluginError, match="refers to another host"):
+        notebooks.on_page_content(remote, page("n.ipynb"), None, None)
+
+
+def test_markdown_pages_are_left_alone() -> None:
+    assert notebooks.on_page_content(NOTEBOOK_HTML, page("index.md"), None, None) == NOTEBOOK_HTML
+
+
+# -- runnable block options and outcomes -------------------------------------------------------
+
+
+def test_a_block_without_run_is_an_ordinary_code_block() -> None:
+    assert runnable.parse_options({"title": "x.py"}) is None
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"run": "run", "colour": "red"}, r"unknown option\(s\) \['colour'\]"),
+        ({"run": "run", "expect": "not a name"}, "must name an exception class"),
+        ({"run": "run", "graph": "L +"}, 'graph="L \\+" is not an expression'),
+    ],
+)
+def test_bad_block_options_are_refused(options: dict[str, str], message: str) -> None:
+    with pytest.raises(SuperFencesException, match=message):
+        runnable.parse_options(options)
+
+
+def test_a_page_session_shares_names_between_blocks_and_captures_both_streams() -> None:
+    session = runnable.PageSession("page")
+    assert session.run("x = 6").output == ""
+    outcome = session.run("import sys\nprint(x * 7)\nprint('careful', file=sys.stderr)")
+    assert (outcome.output, outcome.error) == ("42\ncareful\n", None)
+
+
+def test_a_page_session_is_seeded() -> None:
+    first = runnable.PageSession("a").run("import random\nprint(random.random())").output
+    second = runnable.PageSession("b").run("import random\nprint(random.random())").output
+    assert first == second
+
+
+def test_an_expected_error_may_be_named_by_a_base_class() -> None:
+    outcome = runnable.PageSession("page").run("print('before')\n1 / 0")
+    assert outcome.error_line == "ZeroDivisionError: division by zero"
+    runnable.check_outcome(outcome, "ArithmeticError", "page, block 0")
+    with pytest.raises(PluginError, match="expected KeyError, got ZeroDivisionError"):
+        runnable.check_outcome(outcome, "KeyError", "page, block 0")
+    with pytest.raises(
+        PluginError, match=r"(?s)unexpected error ZeroDivisionError.*printed before it:\nbefore"
+    ):
+        runnable.check_outcome(outcome, None, "page, block 0")
+
+
+def test_each_build_imports_scratchgrad_afresh() -> None:
+    """`mkdocs serve` keeps one Python process: without the purge, edits to src/ would not show."""
+    program = (
+        "import sys; sys.path.insert(0, 'hooks'); import runnable\n"
+        "import scratchgrad.engine; before = scratchgrad.engine.Value\n"
+        "runnable.on_pre_build(None)\n"
+        "import scratchgrad.engine; print(scratchgrad.engine.Value is before)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert result.stdout == "False\n"
