@@ -1,0 +1,103 @@
+"""The built site on 127.0.0.1 and the Chromium to open it: shared by tests/browser and
+benchmarks/browser_startup.py, so both measure the same thing the same way.
+
+The site is served by a plain static file server, as a reader's host would serve it: no
+COOP/COEP headers, so cross-origin isolation comes from the site's own service worker.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import mimetypes
+import os
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    # Quieter background traffic (what remains is Chromium's own, see conftest.BROWSER_OWN_HOSTS).
+    "--disable-features=AutofillServerCommunication,OptimizationHints,Translate,MediaRouter,"
+    "NetworkTimeServiceQuerying",
+]
+
+
+def build_site(out: Path) -> None:
+    """`mkdocs build --strict` into `out`; a failed build raises with MkDocs' own output."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    mkdocs = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)]
+    result = subprocess.run(mkdocs, cwd=ROOT, env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"mkdocs build failed:\n{result.stdout}\n{result.stderr}")
+
+
+class StaticFiles(http.server.SimpleHTTPRequestHandler):
+    """The built site, as a static host serves it (no COOP/COEP headers).
+
+    One liberty: the site is built for its ``site_url`` (port 8000), and Material's instant
+    navigation only follows links to the host and port its sitemap names. This server answers
+    on another port, so it serves sitemap.xml with its own address, as if deployed there.
+    `extra_pages` ({path: text}) adds files that are not part of the site (a benchmark's bare
+    Pyodide page).
+    """
+
+    def __init__(self, *args: object, extra_pages: dict[str, str], **kwargs: object) -> None:
+        self.extra_pages = extra_pages
+        super().__init__(*args, **kwargs)
+
+    def do_GET(self) -> None:
+        path = self.path.split("?")[0]
+        if path in self.extra_pages:
+            content_type = mimetypes.guess_type(path)[0] or "text/html"
+            self._send(self.extra_pages[path].encode(), f"{content_type}; charset=utf-8")
+        elif path == "/sitemap.xml":
+            own_address = f"<loc>http://127.0.0.1:{self.server.server_port}/"
+            sitemap = Path(self.directory, "sitemap.xml").read_text(encoding="utf-8")
+            self._send(re.sub(r"<loc>https?://[^/]+/", own_address, sitemap).encode(), "application/xml")
+        else:
+            super().do_GET()
+
+    def _send(self, body: bytes, content_type: str) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass  # the callers report what matters
+
+
+def serve(handler: type, **kwargs: object) -> http.server.ThreadingHTTPServer:
+    """Start `handler` on 127.0.0.1 (a free port) in a daemon thread; stop it with stop()."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, **kwargs))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def serve_site(site_dir: Path, extra_pages: dict[str, str] | None = None) -> http.server.ThreadingHTTPServer:
+    return serve(StaticFiles, directory=str(site_dir), extra_pages=extra_pages or {})
+
+
+def stop(server: http.server.ThreadingHTTPServer) -> None:
+    server.shutdown()
+    server.server_close()
+
+
+def launch_chromium(playwright, **options: object):
+    """Headless /usr/bin/chromium with the flags that keep it quiet and offline-friendly."""
+    return playwright.chromium.launch(
+        executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, **options
+    )

@@ -1,0 +1,192 @@
+"""What the browser tests do on a page: find runnable pages, open them, run blocks, read results.
+
+Everything here goes through the page as a reader would (buttons, keyboard), except running a
+block the reader cannot click at that moment (a hidden set-up block, or one inside a content
+tab that is not selected): those go through ``scratchgrad.page.run(block)``, the function the
+Run button calls.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+FLOAT = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+(?=[eE]))(?:[eE][-+]?\d+)?")
+LIBM_TOLERANCE = 1e-12
+"""How far apart two printed floats may be, relatively: CPython's libm (glibc) and Pyodide's
+(musl, in WebAssembly) can round tanh/exp/log differently in the last bit (0.7071067811865476
+vs 0.7071067811865477)."""
+NOISE_LEVEL = 1e-9
+"""Printed numbers this small are rounding noise made visible (a gradient check's "worst
+relative error 1.4e-11" is 4.1e-11 in Pyodide): they must both be small, not equal."""
+FENCE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
+LOAD_TIMEOUT_MS = 120_000
+BLOCK_TIMEOUT_MS = 300_000
+
+
+def runnable_pages() -> list[str]:
+    """The docs pages (paths under docs/) that have at least one ```python run``` block."""
+    return sorted(
+        path.relative_to(DOCS).as_posix()
+        for path in DOCS.rglob("*.md")
+        if any(is_runnable(info) for info in fence_info_strings(path.read_text(encoding="utf-8")))
+    )
+
+
+def fence_info_strings(markdown: str) -> list[str]:
+    """The info strings (``python run graph="L"``) of the top-level fenced blocks of `markdown`.
+
+    A fence inside another fence (a Markdown example of a runnable block) is text, not a block.
+    """
+    infos, closing = [], None
+    for line in markdown.splitlines():
+        match = FENCE.match(line)
+        if closing is None and match:
+            closing = match.group(1)
+            infos.append(match.group(2).strip())
+        elif (
+            closing is not None
+            and match
+            and match.group(1).startswith(closing)
+            and not match.group(2).strip()
+        ):
+            closing = None
+    return infos
+
+
+def is_runnable(info: str) -> bool:
+    words = info.replace("{", " ").replace("}", " ").split()
+    return bool(words) and words[0].lstrip(".") == "python" and "run" in words[1:]
+
+
+def page_url(site_url: str, source: str) -> str:
+    """The URL MkDocs gives `source` (use_directory_urls): ``a/b.md`` → ``a/b/``."""
+    stem = source.removesuffix(".md")
+    if stem == "index" or stem.endswith("/index"):
+        stem = stem.removesuffix("index")
+    else:
+        stem += "/"
+    return site_url + stem
+
+
+def open_page(context, url: str, *, isolated: bool = True):
+    """Open `url` and wait until Python is ready (after the service worker's one reload)."""
+    page = context.new_page()
+    page.goto(url)
+    if isolated:
+        page.wait_for_function("window.crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)
+    wait_until_ready(page)
+    return page
+
+
+def wait_until_ready(page) -> None:
+    page.wait_for_selector('.sg-status[data-status="ready"]', timeout=LOAD_TIMEOUT_MS)
+
+
+def block(page, index: int):
+    return page.locator(".sg-runnable").nth(index)
+
+
+def runs_of(page, index: int) -> int:
+    return page.evaluate(
+        "i => Number(document.querySelectorAll('.sg-runnable')[i].dataset.sgRuns ?? 0)", index
+    )
+
+
+def wait_for_runs(page, index: int, runs: int, timeout: int = BLOCK_TIMEOUT_MS) -> None:
+    page.wait_for_function(
+        "([i, n]) => Number(document.querySelectorAll('.sg-runnable')[i].dataset.sgRuns ?? 0) >= n",
+        arg=[index, runs],
+        timeout=timeout,
+    )
+
+
+def run_block(page, index: int) -> None:
+    """Run one block as the reader would and wait until its run is over."""
+    runs = runs_of(page, index)
+    button = block(page, index).locator(":scope > .sg-toolbar > .sg-button--run")
+    if button.count() and button.is_visible():
+        button.click()
+    else:
+        page.evaluate("i => { scratchgrad.page.run(scratchgrad.page.blocks[i]); }", index)
+    wait_for_runs(page, index, runs + 1)
+
+
+def replace_code(page, index: int, code: str) -> None:
+    """Select everything in the block's editor and type `code` in its place."""
+    editor = block(page, index).locator(".cm-content")
+    editor.click()
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.insert_text(code)
+
+
+def editor_text(page, index: int) -> str:
+    return page.evaluate("i => scratchgrad.page.blocks[i].code", index)
+
+
+READ_RESULT = """
+i => {
+  const block = document.querySelectorAll(".sg-runnable")[i];
+  const result = block.querySelector(":scope > .sg-result");
+  const output = result.querySelector(":scope > pre.sg-output");
+  const error = output?.querySelector(":scope > .sg-error") ?? null;
+  const printed = output
+    ? [...output.childNodes].filter((node) => node !== error).map((node) => node.textContent).join("")
+    : null;
+  const graphs = [...result.querySelectorAll(":scope > .sg-graph")].map((figure) => ({
+    label: figure.dataset.sgGraph ?? "",
+    texts: [...figure.querySelectorAll("g.node text")].map((text) => text.textContent.trim()).sort(),
+    edges: figure.querySelectorAll("g.edge").length,
+  }));
+  return {
+    origin: result.dataset.sgOrigin,
+    printed,
+    error: error?.textContent ?? null,
+    notes: [...result.querySelectorAll(":scope > .sg-note")].map((note) => note.textContent),
+    graphs,
+  };
+}
+"""
+
+
+def block_result(page, index: int) -> dict:
+    """What the block's result area shows: printed text, error, notes, graph contents."""
+    return page.evaluate(READ_RESULT, index)
+
+
+def exception_type(error_text: str) -> str:
+    """The exception class of a traceback or a ``Type: message`` line (its last line)."""
+    return error_text.rstrip().splitlines()[-1].split(":")[0].strip()
+
+
+NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+
+
+def skeleton(output: str | None) -> str | None:
+    """An output with every number replaced by ``#`` and runs of spaces made one: what a block
+    that prints measurements (``output="varies"``) must print the same way on every run."""
+    return None if output is None else re.sub(r"[ \t]+", " ", NUMBER.sub("#", output))
+
+
+def float_differences(browser: str | None, cpython: str | None) -> list[tuple[str, str]] | None:
+    """Compare two outputs: None if they differ beyond float rounding, else the pairs of printed
+    floats that are not identical (each within LIBM_TOLERANCE relatively, or both below NOISE_LEVEL).
+
+    Everything but the floats must be identical, character for character: text, integers,
+    the number of floats and where they stand.
+    """
+    if browser is None or cpython is None:
+        return [] if browser == cpython else None
+    if FLOAT.split(browser) != FLOAT.split(cpython):
+        return None
+    pairs = list(zip(FLOAT.findall(browser), FLOAT.findall(cpython), strict=True))
+    differing = [(ours, theirs) for ours, theirs in pairs if ours != theirs]
+    if all(
+        math.isclose(float(a), float(b), rel_tol=LIBM_TOLERANCE, abs_tol=NOISE_LEVEL) for a, b in differing
+    ):
+        return differing
+    return None

@@ -1,0 +1,108 @@
+"""hooks/pyodide_runtime.py: the CDN switch, the wheel + lock file, the bundle, clear errors."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from mkdocs.exceptions import PluginError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def hook():
+    spec = importlib.util.spec_from_file_location(
+        "pyodide_runtime_under_test", ROOT / "hooks" / "pyodide_runtime.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("setting", [False, None, "", "false"])
+def test_pyodide_is_self_hosted_by_default(hook, setting):
+    assert hook.pyodide_index_url(setting) is None
+
+
+@pytest.mark.parametrize("setting", [True, "true"])
+def test_true_means_pyodides_cdn_for_the_pinned_version(hook, setting):
+    version = json.loads((ROOT / "node_modules" / "pyodide" / "package.json").read_text())["version"]
+    assert hook.pyodide_index_url(setting) == f"https://cdn.jsdelivr.net/pyodide/v{version}/full/"
+
+
+def test_a_cdn_url_gets_its_trailing_slash(hook):
+    assert hook.pyodide_index_url("https://mirror.example/pyodide") == "https://mirror.example/pyodide/"
+
+
+@pytest.mark.parametrize("setting", ["http://insecure.example/", "yes", 1, 0])
+def test_any_other_cdn_setting_is_an_error_that_names_it(hook, setting):
+    with pytest.raises(PluginError, match=r"extra\.pyodide_cdn must be false, true or an https:// URL"):
+        hook.pyodide_index_url(setting)
+
+
+def test_a_missing_tool_names_the_file_and_the_make_target(hook, monkeypatch):
+    monkeypatch.setattr(hook, "TOOLS", hook.ROOT / "no-such-venv" / "bin")
+    config = SimpleNamespace(extra={}, extra_javascript=[], extra_css=[])
+    with pytest.raises(PluginError, match=r"no-such-venv/bin/pyodide is missing: run `make setup-web`"):
+        hook.on_config(config)
+
+
+def test_on_config_adds_the_service_worker_script(hook):
+    config = SimpleNamespace(extra={"pyodide_cdn": False}, extra_javascript=[], extra_css=[])
+    hook.on_config(config)
+    assert [str(script) for script in config.extra_javascript] == ["coi-serviceworker.js"]
+    assert config.extra["pyodide_index_url"] is None
+
+
+def test_every_page_loads_the_runner_from_its_head(hook):
+    page = SimpleNamespace(url="chapters/derivatives/")
+    html = hook.on_post_page("<html><head><title>t</title></head><body></body></html>", page, None)
+    assert '<script type="module" async src="../../javascripts/runner.js"></script></head>' in html
+    assert "scratchgrad-runnable" not in html
+
+
+def test_a_page_with_runnable_blocks_asks_for_python_in_its_head(hook):
+    page = SimpleNamespace(url="")
+    body = '<div class="sg-runnable" data-sg-code="x"></div>'
+    html = hook.on_post_page(f"<html><head></head><body>{body}</body></html>", page, None)
+    head = html.split("</head>")[0]
+    assert '<meta name="scratchgrad-runnable" content="python">' in head
+    assert 'src="javascripts/runner.js"' in head
+
+
+def test_the_sources_digest_follows_the_package_and_ignores_caches(hook, monkeypatch, tmp_path):
+    for name in ("pyproject.toml", "README.md", "src/scratchgrad/engine.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(name)
+    monkeypatch.setattr(hook, "ROOT", tmp_path)
+    before = hook.sources_digest()
+    (tmp_path / "src/scratchgrad/__pycache__").mkdir()
+    (tmp_path / "src/scratchgrad/__pycache__/engine.cpython-311.pyc").write_bytes(b"cache")
+    assert hook.sources_digest() == before
+    (tmp_path / "src/scratchgrad/engine.py").write_text("changed")
+    assert hook.sources_digest() != before
+
+
+def test_the_lock_file_lists_the_wheel_with_its_digest(hook):
+    build_id, folder = hook.package_build()
+    lock = json.loads((folder / "pyodide-lock.json").read_text())
+    entry = lock["packages"]["scratchgrad"]
+    wheel = folder / entry["file_name"]
+    assert entry["file_name"].startswith(f"{build_id}/scratchgrad-")
+    assert entry["sha256"] == hashlib.sha256(wheel.read_bytes()).hexdigest()
+    assert entry["imports"] == ["scratchgrad"]
+    assert entry["depends"] == []
+
+
+@pytest.mark.parametrize("index_url", [None, "https://mirror.example/pyodide/"])
+def test_the_bundle_carries_the_pyodide_location_and_the_build_id(hook, index_url):
+    files = hook.bundle(index_url, "build1234")
+    assert {"runner.js", "python-worker.js", "graph-worker.js"} <= set(files)
+    runner = files["runner.js"].decode()
+    assert "build1234" in runner
+    assert ("https://mirror.example/pyodide/" in runner) == (index_url is not None)

@@ -1,0 +1,260 @@
+"""The runner as a reader uses it: Stop, edits that survive, Restart, failures, keyboard, safety.
+
+Each test types its own code into the first runnable block of a page (the reader's edit), so it
+does not depend on what a chapter says. The `context` fixture fails any test whose pages logged
+a console error or asked another host for anything.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from pages import (
+    BLOCK_TIMEOUT_MS,
+    block,
+    block_result,
+    editor_text,
+    open_page,
+    page_url,
+    replace_code,
+    run_block,
+    runnable_pages,
+    runs_of,
+    wait_for_runs,
+    wait_until_ready,
+)
+
+FIRST_PAGE = runnable_pages()[0]
+RUNAWAY = "kept = 42\nwhile True:\n    pass\n"
+WITHOUT_ISOLATION = "window.coi = { shouldRegister: () => false };"
+"""An init script: coi-serviceworker's own switch, so the page stays without cross-origin
+isolation, as in a browser where the service worker cannot register."""
+
+
+@pytest.fixture
+def page(context, site_url):
+    return open_page(context, page_url(site_url, FIRST_PAGE))
+
+
+def run_code(page, code: str, index: int = 0) -> dict:
+    replace_code(page, index, code)
+    run_block(page, index)
+    return block_result(page, index)
+
+
+def start_runaway(page) -> int:
+    """Start `while True: pass` in block 0; return the run count to wait past."""
+    replace_code(page, 0, RUNAWAY)
+    runs = runs_of(page, 0)
+    block(page, 0).locator(".sg-button--run").click()
+    page.wait_for_selector('.sg-runnable[data-sg-state="running"]')
+    page.wait_for_timeout(300)  # well inside the loop
+    return runs
+
+
+def stop_and_time(page, runs: int) -> float:
+    started = time.monotonic()
+    block(page, 0).locator(".sg-button--stop").click()
+    wait_for_runs(page, 0, runs + 1, timeout=5_000)
+    return time.monotonic() - started
+
+
+def test_stop_interrupts_a_runaway_loop_within_a_second_and_keeps_the_namespace(page):
+    assert page.evaluate("crossOriginIsolated")
+    runs = start_runaway(page)
+    assert stop_and_time(page, runs) < 1.0
+    stopped = block_result(page, 0)
+    assert stopped["error"].splitlines()[-1] == "KeyboardInterrupt"
+    assert stopped["notes"] == ["Stopped. Everything defined before the stop is still there."]
+    assert run_code(page, "print(kept)")["printed"] == "42\n"
+
+
+def test_without_isolation_stop_restarts_python_and_says_the_namespace_is_gone(context, site_url):
+    context.add_init_script(WITHOUT_ISOLATION)
+    site_page = open_page(context, page_url(site_url, FIRST_PAGE), isolated=False)
+    assert site_page.evaluate("crossOriginIsolated") is False
+    assert "Stop restarts Python here" in site_page.text_content(".sg-status")
+    runs = start_runaway(site_page)
+    assert stop_and_time(site_page, runs) < 1.0
+    [note] = block_result(site_page, 0)["notes"]
+    assert "Stopped by restarting Python" in note
+    wait_until_ready(site_page)
+    after = run_code(site_page, "print(kept)")
+    assert after["error"].splitlines()[-1] == "NameError: name 'kept' is not defined"
+
+
+KILLS_PYODIDE = """\
+class Link:
+    __slots__ = ("next",)
+
+head = None
+for _ in range(100_000):
+    link = Link()
+    link.next = head
+    head = link
+del link
+head = None  # freeing the chain recurses in C: Pyodide's WebAssembly stack overflows
+"""
+
+
+def test_a_crash_of_python_itself_restarts_it_and_says_so(page, watch):
+    run_code(page, "before_the_crash = 1\n")
+    crashed = run_code(page, KILLS_PYODIDE)
+    assert crashed["notes"] == [
+        "Python crashed: Maximum call stack size exceeded. "
+        "Python was restarted: the variables of the blocks above are gone."
+    ]
+    wait_until_ready(page)
+    after = run_code(page, "print(before_the_crash)\n")
+    assert after["error"].splitlines()[-1] == "NameError: name 'before_the_crash' is not defined"
+    assert any("Pyodide has suffered a fatal error" in error for error in watch.errors)
+    watch.errors.clear()  # Pyodide's own report of the crash this test caused on purpose
+
+
+def test_edits_survive_a_reload_and_reset_code_restores_the_original(page):
+    original = editor_text(page, 0)
+    replace_code(page, 0, "print('mine')\n")
+    edited_badge = block(page, 0).locator(".sg-edited")
+    assert edited_badge.is_visible()
+    page.reload()
+    wait_until_ready(page)
+    assert editor_text(page, 0) == "print('mine')\n"
+    assert edited_badge.is_visible()
+    block(page, 0).locator(".sg-button--reset").click()
+    assert editor_text(page, 0) == original
+    assert edited_badge.is_hidden()
+    page.reload()
+    wait_until_ready(page)
+    assert editor_text(page, 0) == original
+
+
+def test_edits_survive_stop(page):
+    runs = start_runaway(page)
+    stop_and_time(page, runs)
+    assert editor_text(page, 0) == RUNAWAY
+
+
+def test_restart_python_empties_the_namespace_and_seeds_random_again(page):
+    run_code(page, "x = 1\nimport random\nrandom.random()\n")
+    restart_python(page)
+    after = run_code(page, "import random\nprint(random.random())\nprint(x)\n")
+    random.seed(0)
+    assert after["printed"] == f"{random.random()}\n"
+    assert after["error"].splitlines()[-1] == "NameError: name 'x' is not defined"
+
+
+def test_restart_python_undoes_a_patched_package(page):
+    patch = "from scratchgrad import Value\nValue.__add__ = lambda self, other: 'patched'\n"
+    check = "from scratchgrad import Value\nprint((Value(1.0) + Value(2.0)).data)\n"
+    run_code(page, patch)
+    assert run_code(page, "print(Value(1.0) + Value(2.0))\n")["printed"] == "patched\n"
+    restart_python(page)
+    assert run_code(page, check)["printed"] == "3.0\n"
+
+
+def restart_python(page) -> None:
+    page.locator(".sg-button--restart").click()
+    page.wait_for_function("document.querySelector('.sg-status').textContent.startsWith('Python restarted')")
+
+
+def test_blocks_share_one_namespace_in_the_order_the_reader_runs_them(page):
+    if page.locator(".sg-runnable .sg-button--run").count() < 2:
+        pytest.fail(f"{FIRST_PAGE} needs two runnable blocks for this test")
+    run_code(page, "shared = 'from block 0'\n", index=0)
+    assert run_code(page, "print(shared)\n", index=1)["printed"] == "from block 0\n"
+
+
+def test_run_from_top_runs_every_block_down_to_this_one(page):
+    target = 2
+    runs_before = [runs_of(page, index) for index in range(target + 2)]
+    block(page, target).locator(".sg-button--from-top").click()
+    wait_for_runs(page, target, runs_before[target] + 1)
+    runs_after = [runs_of(page, index) for index in range(target + 2)]
+    assert runs_after == [runs + 1 for runs in runs_before[: target + 1]] + [runs_before[target + 1]]
+
+
+@pytest.mark.context_options(permissions=["clipboard-read", "clipboard-write"])
+def test_copy_puts_the_readers_code_on_the_clipboard(page):
+    replace_code(page, 0, "print('copied')\n")
+    copy = block(page, 0).locator(".sg-button--copy")
+    copy.click()
+    page.wait_for_function("b => b.textContent === 'Copied'", arg=copy.element_handle())
+    assert page.evaluate("navigator.clipboard.readText()") == "print('copied')\n"
+
+
+def test_printed_markup_stays_text(page):
+    result = run_code(page, "print('<b>bold</b><img src=x onerror=alert(1)>')\n")
+    assert result["printed"] == "<b>bold</b><img src=x onerror=alert(1)>\n"
+    assert block(page, 0).locator(".sg-output b, .sg-output img").count() == 0
+
+
+def test_show_graph_draws_an_svg_whose_labels_are_text(page):
+    label = '<script>alert(1)</script><a href="javascript:alert(2)">x</a>'
+    code = f"from scratchgrad import Value\nv = Value(2.0, label={label!r})\nshow_graph(v * 3)\n"
+    result = run_code(page, code)
+    assert result["error"] is None
+    [graph] = result["graphs"]
+    assert label in graph["texts"]
+    assert graph["edges"] == 2
+    figure = block(page, 0).locator(".sg-graph")
+    assert figure.locator("svg").count() == 1
+    assert figure.locator("script, a, foreignObject, [onload], [onclick]").count() == 0
+
+
+def test_traceback_shows_the_readers_code_only(page):
+    result = run_code(page, "def f(n):\n    return 1 / n\n\nf(0)\n")
+    lines = result["error"].splitlines()
+    assert lines[0] == "Traceback (most recent call last):"
+    assert lines[1] == f'  File "<{FIRST_PAGE.removesuffix(".md")} block 0>", line 4, in <module>'
+    assert lines[-1] == "ZeroDivisionError: division by zero"
+    assert "_pyodide" not in result["error"]
+    assert "block_runner" not in result["error"]
+
+
+def test_keyboard_only_ctrl_enter_runs_and_escape_tab_leaves_the_editor(page):
+    replace_code(page, 0, "print('from the keyboard')\n")
+    runs = runs_of(page, 0)
+    page.keyboard.press("Control+Enter")
+    wait_for_runs(page, 0, runs + 1)
+    assert block_result(page, 0)["printed"] == "from the keyboard\n"
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.classList.contains('sg-button--run')")
+    page.keyboard.press("Enter")
+    wait_for_runs(page, 0, runs + 2)
+
+
+def test_instant_navigation_keeps_python_loaded_and_gives_each_page_its_namespace(page):
+    others = [source for source in runnable_pages() if source != FIRST_PAGE]
+    if not others:
+        pytest.fail("instant navigation needs a second page with runnable blocks")
+    run_code(page, "only_here = 1\n")
+    page.evaluate("window.sameVisit = scratchgrad.runtime")
+    page.locator(f'a.md-nav__link[href$="{page_url("", others[0])}"]:visible').first.click()
+    page.wait_for_function(
+        "name => document.querySelector('.sg-runnable')?.dataset.sgPage === name",
+        arg=others[0].removesuffix(".md"),
+    )
+    assert page.evaluate("window.sameVisit === scratchgrad.runtime"), "the page was reloaded"
+    wait_until_ready(page)
+    after = run_code(page, "print(only_here)\n")
+    assert after["error"].splitlines()[-1] == "NameError: name 'only_here' is not defined"
+
+
+def test_a_load_failure_says_so_in_the_status_line_and_where_the_reader_runs(context, site_url, watch):
+    context.add_init_script(WITHOUT_ISOLATION)  # no service worker, so routing sees every request
+    context.route("**/pyodide/python_stdlib.zip", lambda route: route.abort())
+    site_page = context.new_page()
+    site_page.goto(page_url(site_url, FIRST_PAGE))
+    site_page.wait_for_selector('.sg-status[data-status="failed"]', timeout=BLOCK_TIMEOUT_MS)
+    status = site_page.text_content(".sg-status")
+    assert status.startswith("Python could not start: the Python runtime did not load from ")
+    assert status.endswith("Reload the page to try again.")
+    runs = runs_of(site_page, 0)
+    block(site_page, 0).locator(".sg-button--run").click()
+    wait_for_runs(site_page, 0, runs + 1)
+    assert block_result(site_page, 0)["notes"] == [status]
+    assert watch.errors, "Pyodide logs the failed download"
+    watch.errors.clear()  # the failure this test caused on purpose

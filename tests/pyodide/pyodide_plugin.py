@@ -1,0 +1,77 @@
+"""pytest plugin loaded only by run_pytest.mjs: which tests run inside Pyodide, and why not the rest.
+
+Everything under tests/ runs inside Pyodide except what needs the host machine, listed below
+with the reason. A test may also skip itself with ``pytest.importorskip`` of a package that
+exists only on the host (torch, graphviz, Playwright, MkDocs). Any other skip fails the run,
+and so does an entry below that no longer names a collected test: a test that silently stops
+running inside Pyodide is a failure.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+HOST_ONLY_PATHS = {
+    "tests/pyodide": "the host side of this very check: it starts Node processes",
+    "tests/browser": "drives Chromium through Playwright",
+    "tests/test_docs.py": "builds the MkDocs site",
+    "tests/test_hooks.py": "the site's MkDocs hooks (MkDocs, Markdown extensions, matplotlib)",
+}
+HOST_ONLY_TESTS = {
+    "tests/test_playground.py::test_the_generated_program_runs_unchanged_in_a_fresh_cpython": (
+        "starts a CPython subprocess; Pyodide cannot start processes"
+    ),
+}
+HOST_ONLY_MODULES = ("torch", "graphviz", "playwright", "mkdocs")
+
+_unexpected_skips: list[str] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if sys.platform != "emscripten":
+        raise pytest.UsageError("pyodide_plugin belongs inside Pyodide; run tests/pyodide/run_pytest.mjs")
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    relative = collection_path.relative_to(config.rootpath).as_posix()
+    return True if relative in HOST_ONLY_PATHS else None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    host_only = [item for item in items if item.nodeid in HOST_ONLY_TESTS]
+    collected_files = {item.nodeid.split("::")[0] for item in items}
+    stale = [
+        nodeid
+        for nodeid in HOST_ONLY_TESTS
+        if nodeid.split("::")[0] in collected_files and nodeid not in {item.nodeid for item in host_only}
+    ]
+    if stale:
+        raise pytest.UsageError(f"pyodide_plugin.HOST_ONLY_TESTS names tests that do not exist: {stale}")
+    if host_only:
+        config.hook.pytest_deselected(items=host_only)
+        items[:] = [item for item in items if item.nodeid not in HOST_ONLY_TESTS]
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.skipped and not hasattr(report, "wasxfail"):
+        reason = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        if not any(f"could not import '{module}'" in reason for module in HOST_ONLY_MODULES):
+            _unexpected_skips.append(f"{report.nodeid}: {reason}")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _unexpected_skips and exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    import scratchgrad
+
+    terminalreporter.write_line(f"scratchgrad imported from {Path(scratchgrad.__file__).parent}")
+    for path, reason in {**HOST_ONLY_PATHS, **HOST_ONLY_TESTS}.items():
+        terminalreporter.write_line(f"not run inside Pyodide: {path} ({reason})")
+    for skip in _unexpected_skips:
+        terminalreporter.write_line(f"UNEXPECTED SKIP inside Pyodide: {skip}", red=True)

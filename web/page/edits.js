@@ -1,0 +1,32 @@
+// Keeps what the reader typed in a block, per page and block, in localStorage.
+//
+// Each record holds the edited code and the original it was made from: if the page's
+// block changes in a new version of the site, the reader's code still comes back (nothing
+// typed is lost) and the block can say that the original changed.
+
+const PREFIX = "scratchgrad:edit:";
+
+function keyFor(page, block) {
+  return `${PREFIX}${page}#${block}`;
+}
+
+/** The reader's saved edit of this block: {code, original} or null. */
+export function loadEdit(page, block) {
+  try {
+    const record = JSON.parse(localStorage.getItem(keyFor(page, block)));
+    return typeof record?.code === "string" && typeof record?.original === "string" ? record : null;
+  } catch {
+    return null; // storage disabled, or a record this code did not write
+  }
+}
+
+/** Remember `code`; forget the record when it equals the original again. */
+export function saveEdit(page, block, code, original) {
+  try {
+    if (code === original) localStorage.removeItem(keyFor(page, block));
+    else localStorage.setItem(keyFor(page, block), JSON.stringify({ code, original }));
+    return true;
+  } catch {
+    return false; // private mode or a full quota: the edit lives only until the page closes
+  }
+}

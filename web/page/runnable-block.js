@@ -1,0 +1,248 @@
+// One runnable block: its editor, its buttons and its output, over the HTML the build wrote.
+//
+// The build's markup (see hooks/runnable.py) stays the fallback: without JavaScript the reader
+// sees the highlighted source and CPython's output. Enhanced, the source becomes an editor,
+// a toolbar appears, and each run writes its own output where the build's was.
+
+import { drawingScale } from "../graph/graph-renderer.js";
+import { createEditor } from "./editor.js";
+import { loadEdit, saveEdit } from "./edits.js";
+import { OutputView } from "./output-view.js";
+
+const DOT_MIME_TYPE = "text/vnd.graphviz";
+const BUILD_FIGURE_MIME_TYPE = "application/vnd.scratchgrad.build-figure";
+const BUILD_ONLY_NOTE =
+  "This block runs only when the site is built: it needs a package the browser does not have " +
+  "(such as PyTorch). Its output above is from the build.";
+
+const OUTCOME_NOTES = {
+  stopped: ["Stopped. Everything defined before the stop is still there.", "info"],
+  reset: [
+    "Stopped by restarting Python (this browser cannot interrupt it): the variables of the blocks " +
+      "above are gone. “Run from top” defines them again.",
+    "warning",
+  ],
+  cancelled: ["Not run: stopped before its turn.", "info"],
+};
+
+export class RunnableBlock {
+  /**
+   * @param {HTMLElement} element the div.sg-runnable
+   * @param {{runtime, graphs, onRun: Function, onRunFromTop: Function}} services
+   */
+  constructor(element, { runtime, graphs, onRun, onRunFromTop }) {
+    this.element = element;
+    this.page = element.dataset.sgPage;
+    this.index = Number(element.dataset.sgBlock);
+    this.original = element.dataset.sgCode;
+    this.expect = element.dataset.sgExpect ?? null;
+    this.hidden = element.hasAttribute("data-sg-hidden");
+    this.runsInBrowser = element.dataset.sgBrowser !== "no";
+    const result = element.querySelector(":scope > .sg-result");
+    this.#buildGraphs = new Map(
+      [...result.querySelectorAll(":scope > .sg-graph[data-sg-graph]")].map((figure) => [
+        figure.dataset.sgGraph,
+        figure,
+      ]),
+    );
+    this.graphExpressions = [...this.#buildGraphs.keys()];
+    // Draw at the build's scale: this block's own drawing, or any on the page.
+    const buildSvg = result.querySelector(":scope > .sg-graph > svg") ?? document.querySelector(".sg-graph > svg");
+    this.#drawingScale = drawingScale(buildSvg);
+    this.filename = `<${this.page} block ${this.index}>`;
+    this.#runtime = runtime;
+    this.#graphs = graphs;
+    this.#output = new OutputView(result);
+    if (!this.runsInBrowser) this.#output.note(BUILD_ONLY_NOTE);
+    else if (!this.hidden) this.#buildInterface(onRun, onRunFromTop);
+  }
+
+  #runtime;
+  #graphs;
+  #output;
+  #buildGraphs;
+  #drawings = [];
+  #drawingScale;
+  #editor = null;
+  #buttons = {};
+  #edited = null;
+
+  /** The code a run uses: the reader's version if they edited it. */
+  get code() {
+    return this.#editor ? this.#editor.getCode() : this.original;
+  }
+
+  /**
+   * Run this block's code in the page namespace, writing into its result area.
+   * Resolves with the runtime's result ({outcome, ...}).
+   */
+  async execute() {
+    this.#drawings = [];
+    this.#output.begin();
+    this.#setState("queued");
+    const result = await this.#runtime.run(this.code, {
+      namespace: this.page,
+      filename: this.filename,
+      graphs: this.graphExpressions,
+      onStart: () => this.#setState("running"),
+      onOutput: (stream, text) => this.#output.write(stream, text),
+      onDisplay: (mimeType, data, label) => {
+        if (mimeType === DOT_MIME_TYPE) this.#draw(data, label);
+        if (mimeType === BUILD_FIGURE_MIME_TYPE) this.#keepBuildDrawing(label);
+      },
+    });
+    this.#output.flush();
+    await Promise.allSettled(this.#drawings); // the run is over when its drawings are on the page
+    this.#report(result);
+    this.#markBuildFigures();
+    this.#setState("idle");
+    this.element.dataset.sgRuns = String(Number(this.element.dataset.sgRuns ?? 0) + 1);
+    return result;
+  }
+
+  /** True when `result` is what this block should do: no error, or the error it expects. */
+  succeeded(result) {
+    if (result.outcome === "ok") return !this.expect;
+    if (result.outcome !== "error" || !this.expect) return false;
+    const lastLine = result.traceback.trimEnd().split("\n").at(-1);
+    return lastLine.split(":")[0].trim().split(".").at(-1) === this.expect;
+  }
+
+  focus() {
+    this.#editor?.focus();
+  }
+
+  #report(result) {
+    if (result.traceback) this.#output.error(result.traceback);
+    if (result.outcome in OUTCOME_NOTES) this.#output.note(...OUTCOME_NOTES[result.outcome]);
+    if (result.outcome === "crashed") {
+      this.#output.note(
+        `${result.message}. Python was restarted: the variables of the blocks above are gone.`,
+        "error",
+      );
+    }
+    if (result.outcome === "unavailable") this.#output.note(result.message, "error");
+  }
+
+  #draw(dot, label) {
+    const figure = this.#output.figure("graph", label);
+    const drawing = this.#graphs.render(dot, this.#drawingScale).then(
+      (svg) => figure.replaceChildren(svg),
+      (error) => {
+        figure.textContent = error.message;
+        figure.classList.add("sg-figure--failed");
+      },
+    ).finally(() => figure.removeAttribute("aria-busy"));
+    this.#drawings.push(drawing);
+  }
+
+  /** The build's drawing of a graph option the browser cannot draw (a stage Value). */
+  #keepBuildDrawing(label) {
+    const figure = this.#buildGraphs.get(label);
+    if (figure) this.#output.adopt(figure);
+  }
+
+  /** Figures drawn at build time only (plots; stage graphs): say so once the code changed. */
+  #markBuildFigures() {
+    const changed = this.code !== this.original;
+    const fromBuild = [...this.element.querySelectorAll(":scope > .sg-result > .sg-plot")];
+    fromBuild.push(...[...this.#buildGraphs.values()].filter((figure) => figure.isConnected));
+    for (const plot of fromBuild) {
+      plot.classList.toggle("sg-figure--from-build", changed);
+      plot.title = changed ? "Drawn when the site was built, from the block's original code" : "";
+    }
+  }
+
+  #buildInterface(onRun, onRunFromTop) {
+    const source = this.element.querySelector(":scope > .sg-source");
+    const saved = loadEdit(this.page, this.index);
+    const editorHost = document.createElement("div");
+    editorHost.className = "sg-editor";
+    this.#editor = createEditor(editorHost, saved?.code ?? this.original, {
+      label: `Python code, block ${this.index + 1} (Ctrl+Enter runs it)`,
+      onRun: () => onRun(this),
+      onChange: (code) => {
+        saveEdit(this.page, this.index, code, this.original);
+        this.#showEdited(saved);
+      },
+    });
+    source.hidden = true;
+    source.after(editorHost);
+    editorHost.after(this.#toolbar(onRun, onRunFromTop));
+    this.element.classList.add("sg-runnable--enhanced");
+    this.#showEdited(saved);
+  }
+
+  #toolbar(onRun, onRunFromTop) {
+    const bar = document.createElement("div");
+    bar.className = "sg-toolbar";
+    const button = (name, text, title, action) => {
+      const element = document.createElement("button");
+      element.type = "button";
+      element.className = `sg-button sg-button--${name}`;
+      element.textContent = text;
+      element.title = title;
+      element.addEventListener("click", action);
+      this.#buttons[name] = element;
+      bar.append(element);
+      return element;
+    };
+    button("run", "Run", "Run this block (Ctrl+Enter or ⌘+Enter in the editor)", () => onRun(this));
+    if (this.index > 0) {
+      button("from-top", "Run from top", "Run every block of the page from the first down to this one", () =>
+        onRunFromTop(this),
+      );
+    }
+    button("stop", "Stop", "Stop the running code", () => this.#runtime.stop()).hidden = true;
+    button("reset", "Reset code", "Put back the block's original code", () => {
+      this.#editor.setCode(this.original);
+      this.#editor.focus();
+    });
+    button("copy", "Copy", "Copy the code", () => this.#copy());
+    this.#edited = document.createElement("span");
+    this.#edited.className = "sg-edited";
+    this.#edited.textContent = "edited";
+    this.#edited.title = "Your version of this block, kept in this browser";
+    const state = document.createElement("span");
+    state.className = "sg-block-state";
+    state.setAttribute("aria-live", "polite");
+    bar.append(this.#edited, state);
+    return bar;
+  }
+
+  #showEdited(saved) {
+    const edited = this.code !== this.original;
+    this.#edited.hidden = !edited;
+    this.#buttons.reset.disabled = !edited;
+    this.element.classList.toggle("sg-runnable--edited", edited);
+    if (edited && saved && saved.original !== this.original && saved.code === this.code) {
+      this.#edited.textContent = "edited (the page’s version has changed since)";
+    } else {
+      this.#edited.textContent = "edited";
+    }
+  }
+
+  async #copy() {
+    const button = this.#buttons.copy;
+    try {
+      await navigator.clipboard.writeText(this.code);
+      button.textContent = "Copied";
+    } catch {
+      button.textContent = "Copy failed";
+    }
+    setTimeout(() => (button.textContent = "Copy"), 1500);
+  }
+
+  #setState(state) {
+    this.element.dataset.sgState = state;
+    if (this.hidden) return;
+    const busy = state !== "idle";
+    const focused = document.activeElement; // keep keyboard focus on the button that stays useful
+    this.#buttons.run.disabled = busy;
+    this.#buttons.stop.hidden = !busy;
+    if (busy && focused === this.#buttons.run) this.#buttons.stop.focus();
+    if (!busy && focused === this.#buttons.stop) this.#buttons.run.focus();
+    const label = this.element.querySelector(".sg-block-state");
+    label.textContent = { idle: "", queued: "waiting…", running: "running…" }[state];
+  }
+}

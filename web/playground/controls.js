@@ -1,0 +1,113 @@
+// The settings form: one control per field Python describes (scratchgrad.playground.FIELDS).
+//
+// The controls hold text exactly as a URL would; Python reads and checks it (one message per bad
+// field), so the rules live in one place. A message appears next to its control, which is then
+// marked invalid for assistive technology too.
+
+let nextFormId = 1;
+
+export class SettingsForm {
+  #controls = new Map(); // field name → {input, message}
+  #values = new Map(); // every field's current text, shown or not
+  element;
+
+  /**
+   * @param {object[]} fields the field descriptions ({name, label, kind, choices, help})
+   * @param {string[] | null} shown the names to give a control (null: every field)
+   * @param {() => void} onChange called when the reader changes a control
+   */
+  constructor(fields, shown, onChange) {
+    const formId = nextFormId++;
+    this.element = document.createElement("form");
+    this.element.className = "sg-pg-controls";
+    this.element.addEventListener("submit", (event) => event.preventDefault());
+    for (const field of fields) {
+      if (shown && !shown.includes(field.name)) continue;
+      const id = `sg-pg-${formId}-${field.name}`;
+      const row = document.createElement("div");
+      row.className = "sg-pg-field";
+      row.dataset.field = field.name;
+      const label = document.createElement("label");
+      label.htmlFor = id;
+      label.textContent = field.label;
+      label.title = field.help ?? "";
+      const input = field.kind === "choice" ? select(field.choices) : textInput(field.kind);
+      input.id = id;
+      input.name = field.name;
+      input.title = field.help ?? "";
+      input.dataset.help = field.help ?? "";
+      input.addEventListener("change", () => {
+        this.#values.set(field.name, input.value);
+        onChange();
+      });
+      const message = document.createElement("span");
+      message.className = "sg-pg-message";
+      message.id = `${id}-message`;
+      message.hidden = true;
+      input.setAttribute("aria-describedby", message.id);
+      row.append(label, input, message);
+      this.element.append(row);
+      this.#controls.set(field.name, { input, message });
+    }
+  }
+
+  /** Show the values of a query string (missing fields keep theirs). */
+  fill(query) {
+    for (const [name, text] of new URLSearchParams(query)) {
+      this.#values.set(name, text);
+      const control = this.#controls.get(name);
+      if (control) control.input.value = text;
+    }
+  }
+
+  /** Every field's text as a query string, commas left readable. */
+  query() {
+    return [...this.#values]
+      .map(([name, text]) => `${encodeURIComponent(name)}=${encodeURIComponent(text).replaceAll("%2C", ",")}`)
+      .join("&");
+  }
+
+  /** Put each message next to its control; returns the messages that have no control shown here. */
+  showProblems(problems) {
+    const elsewhere = [];
+    for (const [name, { input, message }] of this.#controls) {
+      const text = problems[name];
+      message.hidden = !text;
+      message.textContent = text ?? "";
+      if (text) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    }
+    for (const [name, text] of Object.entries(problems)) {
+      if (!this.#controls.has(name)) elsewhere.push(text);
+    }
+    return elsewhere;
+  }
+
+  /** Grey out the controls of fields that change nothing for the current settings. */
+  markUnused(names) {
+    for (const [name, { input }] of this.#controls) {
+      const unused = names.includes(name);
+      input.closest(".sg-pg-field").classList.toggle("sg-pg-field--unused", unused);
+      input.title = unused ? "Changes nothing with the current settings" : (input.dataset.help ?? "");
+    }
+  }
+
+  set disabled(disabled) {
+    for (const { input } of this.#controls.values()) input.disabled = disabled;
+  }
+}
+
+function select(choices) {
+  const element = document.createElement("select");
+  for (const choice of choices) element.add(new Option(choice, choice));
+  return element;
+}
+
+function textInput(kind) {
+  const element = document.createElement("input");
+  element.type = "text";
+  element.autocomplete = "off";
+  element.spellcheck = false;
+  element.inputMode = kind === "float" ? "decimal" : kind === "int" ? "numeric" : "text";
+  return element;
+}

@@ -1,0 +1,114 @@
+// The playground's module Web Worker: trains the panels' networks in Python, off the page's thread.
+//
+// It starts Pyodide and the scratchgrad wheel exactly as the code blocks' worker does
+// (loadScratchgrad), then serves every playground panel of the page: one PanelSession of
+// scratchgrad.playground.panel per panel, spoken to in JSON text.
+//
+// Requests {id, type, panel, ...} get one answer {id, type: "done", ...} or
+// {id, type: "failed", message}. While a panel plays, the worker trains it in slices of about
+// SLICE_MS and after each slice posts
+//   {type: "frame", panel, frame, grid, playing}
+// then returns to its event loop before the next slice, so a "pause" request is read between
+// two slices: stopping needs no interrupt, and the namespace is never lost. A slice that ends
+// in divergence (frame.note) or an error ({type: "stopped", panel, message}) ends the play.
+
+import { loadScratchgrad } from "../worker/load-scratchgrad.js";
+import { serveRequests } from "../worker/serve-requests.js";
+import { boundaryGrid } from "./boundary.js";
+
+const SLICE_MS = 50; // a slice, the grid and the page's drawing fit well within 100 ms: ≥ 10 views a second
+
+let playground = null; // the Python module scratchgrad.playground.panel
+const panels = new Map(); // panel id → {session, plane, playing}
+
+const post = (message) => self.postMessage(message);
+
+async function start({ indexURL, lockFileURL }) {
+  const started = performance.now();
+  const pyodide = await loadScratchgrad({ indexURL, lockFileURL });
+  playground = pyodide.pyimport("scratchgrad.playground.panel");
+  return { described: JSON.parse(playground.describe()), startupMs: Math.round(performance.now() - started) };
+}
+
+function panelFor(id) {
+  if (!panels.has(id)) panels.set(id, { session: playground.PanelSession(), plane: null, playing: false });
+  return panels.get(id);
+}
+
+function configured(id) {
+  const panel = panels.get(id);
+  if (!panel?.session.stepper) throw new Error("this panel has no usable settings yet");
+  return panel;
+}
+
+/** A frame as the page draws it: Python's numbers plus the boundary grid (when there is a plane). */
+function withGrid(panel, frame) {
+  return { frame, grid: panel.plane ? boundaryGrid(frame.layers, panel.plane) : null };
+}
+
+function configure({ panel: id, query, preset = "" }) {
+  const panel = panelFor(id);
+  panel.playing = false;
+  const answer = JSON.parse(panel.session.configure(query, preset));
+  panel.plane = answer.view?.plane ?? null;
+  return { answer, ...(answer.frame ? withGrid(panel, answer.frame) : {}) };
+}
+
+function step({ panel: id, count = 1 }) {
+  const panel = configured(id);
+  panel.playing = false;
+  return withGrid(panel, JSON.parse(panel.session.step(count)));
+}
+
+function reset({ panel: id }) {
+  const panel = configured(id);
+  panel.playing = false;
+  return withGrid(panel, JSON.parse(panel.session.reset()));
+}
+
+function play({ panel: id }) {
+  const panel = configured(id);
+  if (!panel.playing) {
+    panel.playing = true;
+    setTimeout(() => trainSlice(id), 0);
+  }
+  return {};
+}
+
+/** Answered after every frame of the play has been posted: the page has them all when it hears back. */
+function pause({ panel: id }) {
+  const panel = panels.get(id);
+  if (panel) panel.playing = false;
+  return {};
+}
+
+function code({ panel: id, steps }) {
+  return { code: configured(id).session.code(steps) };
+}
+
+function dispose({ panel: id }) {
+  const panel = panels.get(id);
+  if (panel) {
+    panel.playing = false;
+    panel.session.destroy();
+    panels.delete(id);
+  }
+  return {};
+}
+
+function trainSlice(id) {
+  const panel = panels.get(id);
+  if (!panel?.playing) return;
+  try {
+    const { frame, grid } = withGrid(panel, JSON.parse(panel.session.train_for(SLICE_MS)));
+    if (frame.note) panel.playing = false;
+    post({ type: "frame", panel: id, frame, grid, playing: panel.playing });
+  } catch (error) {
+    panel.playing = false;
+    post({ type: "stopped", panel: id, message: String(error?.message ?? error) });
+    return;
+  }
+  if (panel.playing) setTimeout(() => trainSlice(id), 0);
+}
+
+serveRequests({ start, configure, step, reset, play, pause, code, dispose });

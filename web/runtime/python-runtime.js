@@ -1,0 +1,223 @@
+// The page's side of the Python worker: one object that starts it, runs code in it and stops it.
+//
+// Every request is a message {id, type, ...}; the worker's answers carry the same id, and one
+// function (#request) matches them up — Pyodide's documented worker pattern. Runs are queued,
+// so "run all blocks above" and a click on Run during a run simply wait their turn.
+//
+// Stop has two ways to end a run, chosen by what the browser allows:
+// - cross-origin isolated (COOP/COEP headers, or the coi-serviceworker): write SIGINT into a
+//   SharedArrayBuffer that Pyodide polls; Python raises KeyboardInterrupt and the namespace lives.
+// - otherwise: terminate the worker and start a new one; the namespace is gone, and the result
+//   says so, so the page can tell the reader.
+// Either way the run ends within STOP_DEADLINE_MS: code that swallows KeyboardInterrupt (or sits
+// in a call Pyodide cannot interrupt) gets the worker terminated too.
+
+export const STOP_DEADLINE_MS = 800;
+const SIGINT = 2;
+
+export const STATUS = Object.freeze({
+  idle: "idle",
+  loading: "loading",
+  ready: "ready",
+  running: "running",
+  failed: "failed",
+});
+
+export class PythonRuntime extends EventTarget {
+  #options;
+  #worker = null;
+  #started = null;
+  #pending = new Map();
+  #nextId = 1;
+  #status = STATUS.idle;
+  #failure = null;
+  #interruptBuffer = null;
+  #queue = Promise.resolve();
+  #generation = 0; // bumped by stop() and restart(): queued runs of an older generation are dropped
+  #activeRun = null;
+  /** What the worker reported at start-up: {pythonVersion, interruptible, startupMs}. */
+  info = null;
+  /** performance.now() when the worker was created and when Python became ready (benchmarks). */
+  timings = { launchedAt: null, readyAt: null };
+
+  /** @param {{workerURL: string, indexURL: string, lockFileURL: string}} options absolute URLs */
+  constructor(options) {
+    super();
+    this.#options = options;
+  }
+
+  get status() {
+    return this.#status;
+  }
+
+  /** Why start-up failed, in words for the reader (null unless status is "failed"). */
+  get failure() {
+    return this.#failure;
+  }
+
+  /** True when Stop keeps the namespace (KeyboardInterrupt) instead of restarting Python. */
+  get interruptible() {
+    return this.#interruptBuffer !== null;
+  }
+
+  /** Load Pyodide and the package in the worker, once; resolves when ready, rejects on failure. */
+  start() {
+    this.#started ??= this.#launch();
+    return this.#started;
+  }
+
+  /**
+   * Run `code` in the named namespace once the runs queued before it are done.
+   * Resolves with {outcome, traceback?, message?}; outcome is one of
+   * "ok", "error" (traceback), "stopped" (KeyboardInterrupt, traceback), "reset" (Python was
+   * restarted to stop it), "crashed" (the code broke the interpreter, which was restarted;
+   * message), "cancelled" (stopped before it started), "unavailable" (message).
+   * `graphs`: expressions whose Values are drawn after the run (a block's graph= option).
+   * onStart() is called when the code starts (after the runs queued before it);
+   * onOutput(stream, text) receives printed text; onDisplay(mimeType, data, label) drawings.
+   */
+  run(code, { namespace, filename, graphs = [], onStart = () => {}, onOutput = () => {}, onDisplay = () => {} }) {
+    const generation = this.#generation;
+    const request = { code, namespace, filename, graphs, onStart, onOutput, onDisplay };
+    const result = this.#queue.then(() => {
+      if (generation !== this.#generation) return { outcome: "cancelled" };
+      return this.#runNow(request);
+    });
+    this.#queue = result.catch(() => {});
+    return result;
+  }
+
+  /** End the current run (within STOP_DEADLINE_MS) and drop the queued ones. */
+  stop() {
+    this.#generation += 1;
+    const active = this.#activeRun;
+    if (!active) return;
+    if (this.#interruptBuffer) {
+      Atomics.store(this.#interruptBuffer, 0, SIGINT);
+      active.deadline = setTimeout(() => this.#replaceWorker({ outcome: "reset" }), STOP_DEADLINE_MS);
+    } else {
+      this.#replaceWorker({ outcome: "reset" });
+    }
+  }
+
+  /** A fresh Python for every page: namespaces cleared, the package imported anew. */
+  async restart() {
+    this.stop();
+    if (this.#status === STATUS.failed) this.#replaceWorker();
+    await this.start();
+    await this.#request("restart", {});
+    this.#emit("restarted");
+  }
+
+  async #launch() {
+    this.timings = { launchedAt: performance.now(), readyAt: null };
+    this.#setStatus(STATUS.loading);
+    try {
+      if (typeof WebAssembly !== "object") {
+        throw new Error("this browser has no WebAssembly, which Python in the page needs");
+      }
+      this.#interruptBuffer = globalThis.crossOriginIsolated
+        ? new Int32Array(new SharedArrayBuffer(4))
+        : null;
+      this.#worker = new Worker(this.#options.workerURL, { type: "module" });
+      this.#worker.onmessage = ({ data }) => this.#pending.get(data.id)?.(data);
+      this.#worker.onerror = (event) => {
+        event.preventDefault();
+        this.#failAll(`the Python worker could not run (${event.message || this.#options.workerURL})`);
+      };
+      this.info = await this.#request("start", {
+        indexURL: this.#options.indexURL,
+        lockFileURL: this.#options.lockFileURL,
+        sharedInterruptBuffer: this.#interruptBuffer?.buffer ?? null,
+      });
+      this.timings.readyAt = performance.now();
+      this.#setStatus(STATUS.ready);
+    } catch (error) {
+      this.#failure = `Python could not start: ${error.message}. Reload the page to try again.`;
+      this.#setStatus(STATUS.failed);
+      throw new Error(this.#failure);
+    }
+  }
+
+  async #runNow({ code, namespace, filename, graphs, onStart, onOutput, onDisplay }) {
+    try {
+      await this.start();
+    } catch (error) {
+      return { outcome: "unavailable", message: error.message };
+    }
+    onStart();
+    const active = { deadline: null, settle: null };
+    this.#activeRun = active;
+    this.#setStatus(STATUS.running);
+    try {
+      const answer = await new Promise((resolve) => {
+        active.settle = resolve;
+        this.#request("run", { code, namespace, filename, graphs }, (message) => {
+          if (message.type === "output") onOutput(message.stream, message.text);
+          else if (message.type === "display") onDisplay(message.mimeType, message.data, message.label);
+        }).then(resolve, (error) => resolve({ failed: error }));
+      });
+      if (answer.outcome) return answer; // settled by #replaceWorker
+      if (answer.failed?.fatal) {
+        this.#replaceWorker();
+        return { outcome: "crashed", message: answer.failed.message };
+      }
+      if (answer.failed) return { outcome: "unavailable", message: answer.failed.message };
+      if (answer.error === null) return { outcome: "ok" };
+      const stopped = /^KeyboardInterrupt\s*$/m.test(answer.error.trimEnd().split("\n").at(-1));
+      return { outcome: stopped ? "stopped" : "error", traceback: answer.error };
+    } finally {
+      clearTimeout(active.deadline);
+      this.#activeRun = null;
+      if (this.#status === STATUS.running) this.#setStatus(STATUS.ready);
+    }
+  }
+
+  /** The one function that pairs requests with answers by id. */
+  #request(type, payload, onMessage = () => {}) {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, (message) => {
+        if (message.type === "done" || message.type === "failed") {
+          this.#pending.delete(id);
+          if (message.type === "done") resolve(message);
+          else reject(Object.assign(new Error(message.message), { fatal: message.fatal }));
+        } else {
+          onMessage(message);
+        }
+      });
+      this.#worker.postMessage({ id, type, ...payload });
+    });
+  }
+
+  #failAll(message) {
+    for (const answer of this.#pending.values()) answer({ type: "failed", message });
+  }
+
+  /**
+   * Terminate the worker (ending whatever it runs) and start a fresh one in the background.
+   * `settlement`, if given, is the result of the run that was in progress.
+   */
+  #replaceWorker(settlement = null) {
+    this.#generation += 1;
+    this.#worker?.terminate();
+    this.#worker = null;
+    const active = this.#activeRun;
+    this.#pending.clear();
+    this.#started = null;
+    this.#failure = null;
+    this.#setStatus(STATUS.idle);
+    if (settlement) active?.settle(settlement);
+    this.#emit("restarted");
+    this.start().catch(() => {}); // the status shows the failure; runs report it
+  }
+
+  #setStatus(status) {
+    this.#status = status;
+    this.#emit("status");
+  }
+
+  #emit(type) {
+    this.dispatchEvent(new Event(type));
+  }
+}

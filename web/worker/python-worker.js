@@ -1,0 +1,90 @@
+// The module Web Worker that owns Pyodide, so Python never runs on the page's main thread.
+//
+// Messages follow Pyodide's worker pattern: the page sends {id, type, ...}; every answer
+// carries the same id. Replies to a "run" stream while the code runs:
+//   {id, type: "output", stream: "stdout" | "stderr", text}   batched, at most ~20 per second
+//   {id, type: "display", mimeType, data, label}                rich output (e.g. DOT text)
+//   {id, type: "done", error}                                   error: the trimmed traceback or null
+// Other requests answer once with {id, type: "done", ...} or {id, type: "failed", message}.
+// A run that kills the interpreter itself (Pyodide's "fatal error", e.g. the WebAssembly stack
+// overflowing) answers {id, type: "failed", fatal: true}: this worker is useless from then on.
+
+import blockRunnerSource from "./block_runner.py";
+import { loadScratchgrad } from "./load-scratchgrad.js";
+import { createOutputBatcher } from "./output-batcher.js";
+import { serveRequests } from "./serve-requests.js";
+
+const RUNNER_DIR = "/home/pyodide/.scratchgrad-runtime";
+
+let pyodide = null;
+let runner = null;
+let interruptBuffer = null;
+const namespaces = new Map();
+let currentRunId = null;
+
+const post = (message) => self.postMessage(message);
+const output = createOutputBatcher((stream, text) =>
+  post({ id: currentRunId, type: "output", stream, text }),
+);
+
+async function start({ indexURL, lockFileURL, sharedInterruptBuffer }) {
+  const started = performance.now();
+  pyodide = await loadScratchgrad({ indexURL, lockFileURL });
+  pyodide.FS.mkdirTree(RUNNER_DIR);
+  pyodide.FS.writeFile(`${RUNNER_DIR}/block_runner.py`, blockRunnerSource);
+  const sys = pyodide.pyimport("sys");
+  sys.path.insert(0, RUNNER_DIR);
+  runner = pyodide.pyimport("block_runner");
+  runner.set_display((mimeType, data, label) => {
+    output.flush(); // what was printed before the drawing appears above it
+    post({ id: currentRunId, type: "display", mimeType, data, label });
+  });
+  pyodide.setStdout({ write: (bytes) => output.write("stdout", bytes) });
+  pyodide.setStderr({ write: (bytes) => output.write("stderr", bytes) });
+  if (sharedInterruptBuffer) {
+    interruptBuffer = new Int32Array(sharedInterruptBuffer);
+    pyodide.setInterruptBuffer(interruptBuffer);
+  }
+  return {
+    pythonVersion: sys.version.split(" ")[0],
+    interruptible: interruptBuffer !== null,
+    startupMs: Math.round(performance.now() - started),
+  };
+}
+
+function namespaceFor(name) {
+  if (!namespaces.has(name)) namespaces.set(name, runner.new_namespace());
+  return namespaces.get(name);
+}
+
+function run({ id, code, filename, namespace, graphs = [] }) {
+  if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0); // a Stop that came too late
+  currentRunId = id;
+  const graphList = pyodide.toPy(graphs);
+  try {
+    output.startRun();
+    const error = runner.run_block(code, filename, namespaceFor(namespace), graphList);
+    output.flush();
+    return { error: error ?? null };
+  } catch (error) {
+    // run_block catches every Python exception, so whatever reaches here broke Pyodide itself.
+    output.flush();
+    throw Object.assign(new Error(`Python crashed: ${error.message}`), { fatal: true });
+  } finally {
+    graphList.destroy();
+    currentRunId = null;
+  }
+}
+
+function restart() {
+  for (const namespace of namespaces.values()) namespace.destroy();
+  namespaces.clear();
+  const forgotten = runner.forget_modules_imported_since();
+  try {
+    return { forgotten: forgotten.toJs() };
+  } finally {
+    forgotten.destroy();
+  }
+}
+
+serveRequests({ start, run, restart });
