@@ -1,0 +1,233 @@
+"""The in-browser runtime's costs, measured in headless Chromium on the built site.
+
+    .venv/bin/python benchmarks/browser_startup.py [--site DIR] [--repeats N]    (make bench-browser)
+
+1. Start-up: navigation → Python ready on a page with runnable blocks (worker, Pyodide, the
+   scratchgrad wheel from the lock file, the block runner), against a bare page on the same
+   server that only calls ``loadPyodide()`` on the main thread. Both are measured in the page
+   (``performance.now()`` counts from the navigation), alternating, with the HTTP cache and the
+   service worker warm, as when a reader reloads or opens a chapter from outside; and once each
+   cold, in a new browser context, from the click to ready (the service worker's one reload
+   included). Also: following a link to the next chapter inside the site (Material's instant
+   navigation), from the click to the new page's "ready" status: the worker lives on.
+2. Click Run → first output of ``print(1)`` on a ready page, from the click handler to the
+   text in the DOM.
+3. The JavaScript and CSS a runnable page loads, Pyodide excluded: raw and gzip sizes of every
+   script, worker and stylesheet the page requested, plus the Graphviz worker, which loads only
+   when a block draws a graph.
+
+Targets (issue 4): start-up overhead ≤ 15 %, first output ≤ 100 ms, JS + CSS ≤ 300 KB gzip.
+Results go to benchmarks/results/browser_startup.json. Timings on a shared machine are noisy;
+the load average is printed with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+
+from harness import build_site, launch_chromium, serve_site, stop  # noqa: E402
+from pages import page_url, replace_code, runnable_pages, runs_of, wait_for_runs  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results" / "browser_startup.json"
+BARE_PATH = "/bare-pyodide.html"
+BARE_PAGE = """<!doctype html>
+<meta charset="utf-8">
+<title>bare loadPyodide</title>
+<script src="/coi-serviceworker.js"></script>
+<script type="module">
+  const indexURL = new URL("/pyodide/", location.href).href;
+  const { loadPyodide } = await import(indexURL + "pyodide.mjs");
+  await loadPyodide({ indexURL });
+  window.bareReadyAt = performance.now();
+</script>
+"""
+SITE_READY = "scratchgrad.runtime.timings.readyAt"
+BARE_READY = "window.bareReadyAt"
+FIRST_OUTPUT = """
+() => new Promise((resolve) => {
+  const block = document.querySelectorAll(".sg-runnable")[0];
+  const result = block.querySelector(":scope > .sg-result");
+  let clickedAt = null;
+  const observer = new MutationObserver(() => {
+    if (result.querySelector(".sg-output")?.textContent === "1\\n") {
+      observer.disconnect();
+      resolve(performance.now() - clickedAt);
+    }
+  });
+  observer.observe(result, { childList: true, subtree: true, characterData: true });
+  const button = block.querySelector(".sg-button--run");
+  button.addEventListener("click", () => (clickedAt = performance.now()), { capture: true, once: true });
+  button.click();
+})
+"""
+LOAD_TIMEOUT_MS = 180_000
+INSTANT_NAVIGATION = """
+(href) => new Promise((resolve) => {
+  const clickedAt = performance.now();
+  const ready = () => {
+    const status = document.querySelector(".sg-status[data-status='ready']");
+    return status && document.querySelector(".sg-runnable").dataset.sgPage !== startPage;
+  };
+  const startPage = document.querySelector(".sg-runnable").dataset.sgPage;
+  const observer = new MutationObserver(() => {
+    if (ready()) {
+      observer.disconnect();
+      resolve(performance.now() - clickedAt);
+    }
+  });
+  observer.observe(document.body, { childList: true, subtree: true, attributes: true });
+  [...document.querySelectorAll("a.md-nav__link")].find((link) => link.href.endsWith(href)).click();
+})
+"""
+
+
+def ready_after_navigation(page, url: str, ready: str) -> float:
+    """Open `url` and return performance.now() when `ready` becomes a number (ms since navigation)."""
+    page.goto(url)
+    page.wait_for_function(f"typeof ({ready}) === 'number'", timeout=LOAD_TIMEOUT_MS, polling=50)
+    return page.evaluate(ready)
+
+
+def measure_start_up(browser, site_page: str, bare_page: str, next_page: str, repeats: int) -> dict:
+    cold = {}
+    for name, url, ready in (("site", site_page, SITE_READY), ("bare", bare_page, BARE_READY)):
+        context = browser.new_context()
+        started = time.monotonic()
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_function("crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)
+        page.wait_for_function(f"typeof ({ready}) === 'number'", timeout=LOAD_TIMEOUT_MS, polling=50)
+        cold[name] = round((time.monotonic() - started) * 1000)
+        context.close()
+    context = browser.new_context()
+    page = context.new_page()
+    ready_after_navigation(page, site_page, SITE_READY)  # installs the service worker, fills the cache
+    page.wait_for_function("crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)
+    warm = {"site": [], "bare": []}
+    for repeat in range(repeats):
+        order = [("site", site_page, SITE_READY), ("bare", bare_page, BARE_READY)]
+        for name, url, ready in order if repeat % 2 == 0 else reversed(order):
+            warm[name].append(round(ready_after_navigation(page, url, ready)))
+    instant = []
+    for _ in range(repeats):
+        ready_after_navigation(page, site_page, SITE_READY)
+        instant.append(round(page.evaluate(INSTANT_NAVIGATION, next_page), 1))
+    context.close()
+    site, bare = statistics.median(warm["site"]), statistics.median(warm["bare"])
+    return {"warm_ms": warm, "warm_median_ms": {"site": site, "bare": bare},
+            "warm_min_ms": {"site": min(warm["site"]), "bare": min(warm["bare"])},
+            "warm_overhead": round(site / bare - 1, 3), "cold_ms": cold,
+            "cold_overhead": round(cold["site"] / cold["bare"] - 1, 3),
+            "instant_navigation_ms": instant}  # fmt: skip
+
+
+def measure_first_output(browser, site_page: str, repeats: int) -> dict:
+    context = browser.new_context()
+    page = context.new_page()
+    ready_after_navigation(page, site_page, SITE_READY)
+    page.wait_for_function("crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)
+    page.wait_for_function(f"typeof ({SITE_READY}) === 'number'", timeout=LOAD_TIMEOUT_MS)
+    replace_code(page, 0, "print(1)\n")
+    times = []
+    for _ in range(repeats):
+        runs = runs_of(page, 0)
+        times.append(round(page.evaluate(FIRST_OUTPUT), 1))
+        wait_for_runs(page, 0, runs + 1)
+    context.close()
+    return {"ms": times, "median_ms": statistics.median(times), "max_ms": max(times)}
+
+
+def measure_sizes(browser, site_dir: Path, site_page: str) -> dict:
+    context = browser.new_context()
+    requested: list[str] = []
+    context.on("request", lambda request: requested.append(urlsplit(request.url).path))
+    page = context.new_page()
+    ready_after_navigation(page, site_page, SITE_READY)
+    page.wait_for_function("crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)
+    page.wait_for_function(f"typeof ({SITE_READY}) === 'number'", timeout=LOAD_TIMEOUT_MS)
+    context.close()
+    loaded = sorted({path for path in requested if path.endswith((".js", ".mjs", ".css"))})
+    pyodide = [path for path in loaded if path.startswith("/pyodide/")]
+    files = {path: file_sizes(site_dir / path.lstrip("/")) for path in loaded if path not in pyodide}
+    lazy = {"/javascripts/graph-worker.js": file_sizes(site_dir / "javascripts" / "graph-worker.js")}
+    total = {key: sum(sizes[key] for sizes in files.values()) for key in ("raw", "gzip")}
+    return {"page_loads": files, "total": total, "pyodide_excluded": pyodide, "loaded_on_first_graph": lazy}
+
+
+def file_sizes(path: Path) -> dict:
+    data = path.read_bytes()
+    return {"raw": len(data), "gzip": len(gzip.compress(data, compresslevel=6))}
+
+
+def report(results: dict) -> None:
+    start, first, sizes = results["start_up"], results["first_output"], results["sizes"]
+    load = ", ".join(f"{value:.1f}" for value in results["load_average"])
+    print(f"load average {load} on {os.cpu_count()} cores\n")
+    print("Navigation → Python ready (ms since navigation, warm cache + service worker):")
+    for name in ("site", "bare"):
+        print(f"  {name:4}: median {start['warm_median_ms'][name]:>6.0f}   runs {start['warm_ms'][name]}")
+    print(f"  fastest: site {start['warm_min_ms']['site']}, bare {start['warm_min_ms']['bare']}")
+    print(f"  overhead of the site over bare loadPyodide: {start['warm_overhead']:+.1%}  (target ≤ +15 %)")
+    print(f"  cold (new context, first visit): site {start['cold_ms']['site']} ms, "
+          f"bare {start['cold_ms']['bare']} ms, overhead {start['cold_overhead']:+.1%}")  # fmt: skip
+    print(f"  instant navigation to the next chapter → ready: {start['instant_navigation_ms']} ms")
+    print(f"\nClick Run → first output of print(1): median {first['median_ms']} ms, "
+          f"max {first['max_ms']} ms  (target ≤ 100 ms)  runs {first['ms']}")  # fmt: skip
+    print("\nJS + CSS of a runnable page, Pyodide excluded (bytes raw / gzip -6):")
+    for path, size in sizes["page_loads"].items():
+        print(f"  {path:60} {size['raw']:>9,} {size['gzip']:>9,}")
+    total = sizes["total"]
+    print(f"  {'total':60} {total['raw']:>9,} {total['gzip']:>9,}  (target ≤ 300 KB gzip)")
+    for path, size in sizes["loaded_on_first_graph"].items():
+        print(f"  loaded on the first graph: {path} {size['raw']:,} / {size['gzip']:,}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--site", type=Path, help="a built site (default: build one now)")
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as scratch:
+        site_dir = args.site or Path(scratch)
+        if not args.site:
+            build_site(site_dir)
+        server = serve_site(site_dir, extra_pages={BARE_PATH: BARE_PAGE})
+        base = f"http://127.0.0.1:{server.server_port}/"
+        first, second = runnable_pages()[:2]
+        site_page, bare_page = page_url(base, first), base + BARE_PATH.lstrip("/")
+        try:
+            with sync_playwright() as playwright:
+                browser = launch_chromium(playwright)
+                results = {
+                    "page": site_page.removeprefix(base),
+                    "start_up": measure_start_up(
+                        browser, site_page, bare_page, page_url("", second), args.repeats
+                    ),
+                    "first_output": measure_first_output(browser, site_page, 2 * args.repeats),
+                    "sizes": measure_sizes(browser, site_dir, site_page),
+                    "load_average": os.getloadavg(),
+                }
+                browser.close()
+        finally:
+            stop(server)
+    report(results)
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,215 @@
+"""The training playground's speed in headless Chromium: steps per second and redraws per second.
+
+Run: ``.venv/bin/python benchmarks/playground_speed.py`` (or ``make bench-playground``). It
+builds the site (``mkdocs build --strict``, or takes ``--site DIR``), serves it on 127.0.0.1,
+opens the Playground page in Chromium (the same launch as tests/browser) and measures:
+
+1. **micrograd's demo net** (the ``micrograd_demo`` preset: 100 two-moons points, 2-16-16-1,
+   ReLU, hinge loss + 1e-4·Σp², SGD): seconds from pressing Play until the panel shows
+   step 100 (target < 5 s), and the redraws per second meanwhile (target ≥ 10);
+2. **every data set's preset**: steps per second and redraws per second over a few seconds
+   of Play;
+3. for each, long tasks on the page (> 50 ms) while training, and the start-up time
+   (navigation → panel ready).
+
+Times come from the page's own clock: a MutationObserver stamps every change of the panel's
+step count and every redraw. A result is *checked* before it is reported: after Pause, the
+loss the panel shows must be CPython's after the same number of steps (to 12 digits, see
+tests/browser/test_playground.py). Speed below target is printed, not enforced: the CPU is
+shared with other work, so timings are noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from scratchgrad.playground import PRESETS, Stepper, to_query
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE.parent / "tests" / "browser"))
+from harness import build_site, launch_chromium, serve_site, stop  # noqa: E402  (the tests' site and Chromium)
+
+RESULTS = HERE / "results" / "playground.json"
+DEMO = "micrograd_demo"
+DEMO_STEPS = 100
+DEMO_TARGET_SECONDS = 5.0
+REDRAW_TARGET = 10.0
+SAME_DIGITS = 1e-12
+DATA_SETS = ["four_points", "xor", "moons", "circles", "spiral"]
+PANEL = ".sg-playground"
+
+STAMPS = """
+() => {
+  window.sgStamps = { steps: [], draws: [], longTasks: [] };
+  const panel = document.querySelector('.sg-playground');
+  new MutationObserver((records) => {
+    for (const record of records) {
+      const bucket = record.attributeName === 'data-sg-steps' ? 'steps' : 'draws';
+      window.sgStamps[bucket].push([performance.now(), Number(panel.dataset.sgSteps)]);
+    }
+  }).observe(panel, { attributes: true, attributeFilter: ['data-sg-steps', 'data-sg-drawn-steps'] });
+  new PerformanceObserver((list) => {
+    for (const task of list.getEntries()) window.sgStamps.longTasks.push([task.startTime, task.duration]);
+  }).observe({ type: 'longtask' });
+}
+"""
+
+
+def ignore_disconnects(server) -> None:
+    """Closing a browser context mid-download resets its connections: not worth a traceback."""
+    report_error = server.handle_error
+
+    def handle_error(request, client_address) -> None:
+        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            report_error(request, client_address)
+
+    server.handle_error = handle_error
+
+
+def open_panel(browser, url: str) -> tuple[object, float]:
+    """A fresh page on `url`, cross-origin isolated and with the panel ready; and the seconds that took."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(url)
+    page.wait_for_function("window.crossOriginIsolated === true", timeout=120_000)
+    page.wait_for_selector(f'{PANEL}[data-sg-state="paused"]', timeout=120_000)
+    # performance.now() counts from the service worker's reload: what a returning reader waits
+    return page, page.evaluate("performance.now()") / 1000
+
+
+def play(page, *, until_steps: int | None = None, seconds: float | None = None) -> dict:
+    """Press Play, train until a step count or for some seconds, pause; the stamps of that run."""
+    page.evaluate(STAMPS)
+    started = page.evaluate("performance.now()")
+    page.click(".sg-pg-play")
+    if until_steps is not None:
+        page.wait_for_function(
+            f"Number(document.querySelector('{PANEL}').dataset.sgSteps) >= {until_steps}", timeout=300_000
+        )
+    else:
+        page.wait_for_timeout(seconds * 1000)
+    ended = page.evaluate("performance.now()")
+    page.click(".sg-pg-play")
+    page.wait_for_selector(f'{PANEL}[data-sg-state="paused"]')
+    stamps = page.evaluate("window.sgStamps")
+    stamps["started"], stamps["ended"] = started, ended
+    return stamps
+
+
+def rate(stamps: list[list[float]], start: float, end: float) -> float:
+    """Events per second between `start` and `end` (page milliseconds)."""
+    return sum(start <= t <= end for t, _ in stamps) / ((end - start) / 1000)
+
+
+def checked(page, preset: str) -> dict:
+    """The panel's step count and loss, after checking the loss against CPython's (exit 1 if it differs)."""
+    shown = page.eval_on_selector(PANEL, "e => ({steps: +e.dataset.sgSteps, loss: +e.dataset.sgLoss})")
+    stepper = Stepper(PRESETS[preset])
+    stepper.advance(shown["steps"])
+    difference = abs(shown["loss"] - stepper.loss) / max(abs(stepper.loss), 1e-300)
+    if difference > SAME_DIGITS:
+        raise SystemExit(f"{preset}: the panel's loss {shown['loss']!r} is not CPython's {stepper.loss!r}")
+    return {**shown, "relative_difference_from_cpython": difference}
+
+
+def long_tasks(stamps: dict) -> list[float]:
+    return [duration for start, duration in stamps["longTasks"] if start >= stamps["started"]]
+
+
+def measure_demo(browser, site_url: str) -> dict:
+    page, startup = open_panel(browser, f"{site_url}playground/?{to_query(PRESETS[DEMO])}")
+    stamps = play(page, until_steps=DEMO_STEPS)
+    reached = next(t for t, steps in stamps["steps"] if steps >= DEMO_STEPS)
+    seconds = (reached - stamps["started"]) / 1000
+    result = {
+        "startup_seconds": startup,
+        "seconds_to_step_100": seconds,
+        "redraws_per_second": rate(stamps["draws"], stamps["started"], reached),
+        "long_tasks_ms": long_tasks(stamps),
+        **checked(page, DEMO),
+    }
+    page.context.close()
+    return result
+
+
+def measure_data_set(browser, site_url: str, name: str, seconds: float) -> dict:
+    page, startup = open_panel(browser, f"{site_url}playground/?{to_query(PRESETS[name])}")
+    stamps = play(page, seconds=seconds)
+    first, last = stamps["steps"][0], stamps["steps"][-1]
+    result = {
+        "startup_seconds": startup,
+        "steps_per_second": (last[1] - first[1]) / ((last[0] - first[0]) / 1000),
+        "redraws_per_second": rate(stamps["draws"], stamps["started"] + 500, stamps["ended"]),
+        "long_tasks_ms": long_tasks(stamps),
+        **checked(page, name),
+    }
+    page.context.close()
+    return result
+
+
+def demo_time(result: dict) -> float:
+    return result["seconds_to_step_100"]
+
+
+def report(results: dict) -> None:
+    demo = results[DEMO]
+    in_time = "meets target" if demo_time(demo) < DEMO_TARGET_SECONDS else "BELOW TARGET"
+    fluid = "meets target" if demo["redraws_per_second"] >= REDRAW_TARGET else "BELOW TARGET"
+    print(f"micrograd's demo net (2-16-16-1 ReLU, hinge, 100 moons), in Chromium ({results['load']}):")
+    runs = ", ".join(f"{t:.2f}" for t in demo["seconds_to_step_100_runs"])
+    target = f"target < {DEMO_TARGET_SECONDS} s: {in_time}"
+    print(f"  Play → step 100: median {demo_time(demo):.2f} s of {runs} ({target})")
+    print(f"  redraws: {demo['redraws_per_second']:.1f}/s (target ≥ {REDRAW_TARGET}: {fluid})")
+    print(f"  long tasks > 50 ms while training: {sum(d > 50 for d in demo['long_tasks_ms'])}")
+    print(f"\n  {'preset':<14} {'steps/s':>8} {'redraws/s':>10} {'long tasks*':>11} {'start-up s':>11}")
+    for name in DATA_SETS:
+        r = results["data_sets"][name]
+        tasks = sum(d > 50 for d in r["long_tasks_ms"])
+        print(
+            f"  {name:<14} {r['steps_per_second']:8.1f} {r['redraws_per_second']:10.1f} {tasks:11d}"
+            f" {r['startup_seconds']:11.1f}"
+        )
+    print("  * wall-clock long tasks (> 50 ms) while training: on a busy machine the OS can stretch any task")
+    print("  (every panel's loss after Pause checked against CPython's: same to 12 digits)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--site", type=Path, help="a built site (default: build one now)")
+    parser.add_argument("--seconds", type=float, default=5.0, help="seconds of Play per data set")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of the demo measurement (median)")
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        site = options.site
+        if site is None:
+            site = Path(scratch) / "site"
+            build_site(site)
+        server = serve_site(site)
+        ignore_disconnects(server)
+        site_url = f"http://127.0.0.1:{server.server_port}/"
+        with sync_playwright() as playwright:
+            browser = launch_chromium(playwright)
+            runs = sorted((measure_demo(browser, site_url) for _ in range(options.repeats)), key=demo_time)
+            demo = {**runs[len(runs) // 2], "seconds_to_step_100_runs": [demo_time(r) for r in runs]}
+            data_sets = {
+                name: measure_data_set(browser, site_url, name, options.seconds) for name in DATA_SETS
+            }
+            browser.close()
+        stop(server)
+    load = "load average {:.1f} {:.1f} {:.1f} on {} cores".format(*os.getloadavg(), os.cpu_count())
+    results = {"measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load": load, DEMO: demo}
+    results["data_sets"] = data_sets
+    report(results)
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

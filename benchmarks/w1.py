@@ -1,0 +1,245 @@
+"""Workload W1, micrograd's demo, written once for each engine and timed side by side.
+
+W1: 100 two-moons points (noise 0.1), a 2-16-16-1 ReLU network with a linear output,
+loss = mean(relu(1 − y·score)) + 1e-4·Σp², full-batch SGD with lr = 1.0 − 0.9·k/100.
+
+The micrograd side is the loop of micrograd's demo notebook as it stands (inputs wrapped
+in Values, ``sum`` of Values). The scratchgrad side is the same computation written with
+scratchgrad's own API (fused neurons, `losses.hinge`, `optim.SGD`). Both engines start
+from the same weights: each MLP draws ``random.uniform(-1, 1)`` per weight, in the same
+order, from Python's global generator seeded identically, so the two loss trajectories
+must agree (to rounding) — the benchmark checks that before it reports any speed.
+
+This module is pure Python: it runs unchanged in CPython and inside Pyodide.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from scratchgrad.datasets import moons
+from scratchgrad.engine import Value, topological_order
+from scratchgrad.losses import hinge
+from scratchgrad.nn import MLP
+from scratchgrad.optim import SGD
+
+STEPS = 20
+WEIGHT_SEED = 1337  # seeds Python's global `random` before either MLP draws its weights
+L2 = 1e-4
+TRAJECTORY_TOLERANCE = 1e-9  # largest relative difference allowed between the two loss curves
+
+
+cpu_clock: Callable[[], float] = time.process_time
+"""Seconds of CPU time this process has used. Inside Pyodide `time.process_time` runs like a
+wall clock, so pyodide_w1.mjs puts Node's ``process.cpuUsage()`` here instead."""
+
+
+def data() -> tuple[list[list[float]], list[float]]:
+    """The 100 two-moons points and their ±1 labels, fed identically to both engines."""
+    return moons(n=100, noise=0.1, seed=0)
+
+
+def learning_rate(k: int) -> float:
+    """micrograd's demo schedule: 1.0 at step 0, decaying linearly by 0.9 over 100 steps."""
+    return 1.0 - 0.9 * k / 100
+
+
+class Training:
+    """One engine's W1: `loss()` builds the loss graph, `learn(loss)` backpropagates and updates."""
+
+    def loss(self) -> Any:
+        raise NotImplementedError
+
+    def learn(self, loss: Any) -> None:
+        raise NotImplementedError
+
+    def step(self) -> float:
+        """One training step; returns the loss before the update."""
+        loss = self.loss()
+        self.learn(loss)
+        return loss.data
+
+
+class ScratchgradTraining(Training):
+    """A fresh scratchgrad model (weights from the global `random`), trained as scratchgrad teaches."""
+
+    def __init__(self, xs: list[list[float]], ys: list[float]) -> None:
+        self.xs, self.ys = xs, ys
+        self.model = MLP(2, [16, 16, 1], activation="relu", output_activation="linear")
+        self.optimizer = SGD(self.model.parameters(), lr=1.0, schedule=learning_rate)
+
+    def loss(self) -> Value:
+        scores = [self.model(x) for x in self.xs]
+        return hinge(scores, self.ys, l2=L2, parameters=self.model.parameters())
+
+    def learn(self, loss: Value) -> None:
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+
+
+class MicrogradTraining(Training):
+    """A fresh micrograd model (weights from the global `random`), trained as in micrograd's demo."""
+
+    def __init__(self, xs: list[list[float]], ys: list[float]) -> None:
+        from micrograd import nn  # imported here: only the bench environment has micrograd
+
+        self.xs, self.ys = xs, ys
+        self.model = nn.MLP(2, [16, 16, 1])
+        self.k = 0
+
+    def loss(self) -> Any:
+        from micrograd import engine
+
+        inputs = [list(map(engine.Value, x)) for x in self.xs]
+        scores = list(map(self.model, inputs))
+        losses = [(1 + -y * score).relu() for y, score in zip(self.ys, scores, strict=True)]
+        data_loss = sum(losses) * (1.0 / len(losses))
+        reg_loss = L2 * sum(p * p for p in self.model.parameters())
+        return data_loss + reg_loss
+
+    def learn(self, loss: Any) -> None:
+        self.model.zero_grad()
+        loss.backward()
+        lr = learning_rate(self.k)
+        for p in self.model.parameters():
+            p.data -= lr * p.grad
+        self.k += 1
+
+
+ENGINES: dict[str, type[Training]] = {"micrograd": MicrogradTraining, "scratchgrad": ScratchgradTraining}
+
+
+def fresh(engine: str) -> Training:
+    """`engine`'s W1 training from the seeded initial weights."""
+    xs, ys = data()
+    random.seed(WEIGHT_SEED)
+    return ENGINES[engine](xs, ys)
+
+
+def run(engine: str, steps: int = STEPS) -> tuple[list[float], list[float], list[float]]:
+    """Train W1 for `steps` steps from the seeded weights.
+
+    Returns the loss of each step, the wall-clock seconds of each step, and the CPU
+    seconds of each step. A step's time covers the forward pass, backward pass, update and
+    freeing the graph (scratchgrad frees it when `step()` returns; micrograd's graph is full
+    of reference cycles and waits for the cyclic garbage collector, which runs during later
+    steps). CPU time leaves out the time the process waited for a core: on a machine shared
+    with other work it is the steadier of the two.
+    """
+    training = fresh(engine)
+    losses, wall, cpu = [], [], []
+    for _ in range(steps):
+        wall_start, cpu_start = time.perf_counter(), cpu_clock()
+        losses.append(training.step())
+        wall.append(time.perf_counter() - wall_start)
+        cpu.append(cpu_clock() - cpu_start)
+    del training
+    gc.collect()  # the next run starts without this run's garbage
+    return losses, wall, cpu
+
+
+def interleaved(repeats: int, steps: int = STEPS) -> dict[str, object]:
+    """Run both engines `repeats` times, alternating which goes first, and compare them.
+
+    Returns the median wall-clock and CPU seconds per step of each engine, their ratios,
+    and the largest relative difference between the two loss trajectories (over every repeat).
+    """
+    wall: dict[str, list[float]] = {name: [] for name in ENGINES}
+    cpu: dict[str, list[float]] = {name: [] for name in ENGINES}
+    trajectories: dict[str, list[list[float]]] = {name: [] for name in ENGINES}
+    for r in range(repeats):
+        order = list(ENGINES) if r % 2 == 0 else list(reversed(ENGINES))
+        for name in order:
+            losses, wall_seconds, cpu_seconds = run(name, steps)
+            trajectories[name].append(losses)
+            wall[name].extend(wall_seconds)
+            cpu[name].extend(cpu_seconds)
+    worst = max(
+        abs(a - b) / abs(b)
+        for mine, theirs in zip(trajectories["scratchgrad"], trajectories["micrograd"], strict=True)
+        for a, b in zip(mine, theirs, strict=True)
+    )
+    medians = {name: statistics.median(seconds) for name, seconds in wall.items()}
+    cpu_medians = {name: statistics.median(seconds) for name, seconds in cpu.items()}
+    return {
+        "repeats": repeats,
+        "steps": steps,
+        "median_step_seconds": medians,
+        "ratio": medians["micrograd"] / medians["scratchgrad"],
+        "median_step_cpu_seconds": cpu_medians,
+        "cpu_ratio": cpu_medians["micrograd"] / cpu_medians["scratchgrad"],
+        "losses": {name: runs[0] for name, runs in trajectories.items()},
+        "worst_relative_loss_difference": worst,
+        "trajectories_agree": worst <= TRAJECTORY_TOLERANCE,
+    }
+
+
+def median_step_cpu_without_gc(engine: str, steps: int = 5) -> float:
+    """Median CPU seconds per step with the cyclic garbage collector paused during each step.
+
+    The garbage is collected between steps, outside the timed region; the difference with
+    `interleaved`'s CPU median is what the collector costs that engine (micrograd's graph is
+    one big web of reference cycles; scratchgrad's has none).
+    """
+    training = fresh(engine)
+    seconds = []
+    for _ in range(steps):
+        gc.disable()
+        start = cpu_clock()
+        training.step()
+        seconds.append(cpu_clock() - start)
+        gc.enable()
+        gc.collect()
+    return statistics.median(seconds)
+
+
+def node_counts() -> dict[str, int]:
+    """How many Values the loss graph of one W1 step holds, in each engine (inputs included)."""
+    return {name: len(graph_nodes(fresh(name).loss())) for name in ENGINES}
+
+
+def graph_nodes(root: object) -> list[object]:
+    """Every node `root` depends on, walked iteratively (micrograd's own sort recurses)."""
+    nodes, stack, seen = [], [root], {id(root)}
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        children = node.children if isinstance(node, Value) else node._prev
+        for child in children:
+            if id(child) not in seen:
+                seen.add(id(child))
+                stack.append(child)
+    return nodes
+
+
+def scratchgrad_phases(repeats: int = 10) -> dict[str, float]:
+    """Where a scratchgrad W1 step spends its time: median CPU seconds of each phase.
+
+    forward = model and loss; sort = `topological_order(loss)`; backward = `loss.backward()`,
+    which sorts again (backward − sort is the chain-rule walk); update = `optimizer.step()`;
+    free = dropping the graph.
+    """
+    training = fresh("scratchgrad")
+    phases: dict[str, list[float]] = {name: [] for name in ("forward", "sort", "backward", "update", "free")}
+    for _ in range(repeats):
+        t0 = cpu_clock()
+        loss = training.loss()
+        t1 = cpu_clock()
+        topological_order(loss)
+        t2 = cpu_clock()
+        training.optimizer.zero_grad()
+        loss.backward()
+        t3 = cpu_clock()
+        training.optimizer.step()
+        t4 = cpu_clock()
+        del loss
+        t5 = cpu_clock()
+        for name, seconds in zip(phases, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4), strict=True):
+            phases[name].append(seconds)
+    return {name: statistics.median(seconds) for name, seconds in phases.items()}
