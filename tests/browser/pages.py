@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,6 +86,43 @@ def open_page(context, url: str, *, isolated: bool = True):
 
 def wait_until_ready(page) -> None:
     page.wait_for_selector('.sg-status[data-status="ready"]', timeout=LOAD_TIMEOUT_MS)
+
+
+def go_back(page) -> None:
+    """The browser's Back button, once the browser has recorded the page's latest history entry."""
+    _wait_for_history_to_catch_up(page)
+    page.go_back()
+
+
+def go_forward(page) -> None:
+    """The browser's Forward button, once the browser has recorded the page's latest history entry."""
+    _wait_for_history_to_catch_up(page)
+    page.go_forward()
+
+
+def _wait_for_history_to_catch_up(page, timeout_s: float = 10.0) -> None:
+    """Wait until the browser's own history list stands on the URL the page shows.
+
+    ``pushState`` (the playground's settings, Material's instant navigation) changes
+    ``location`` in the renderer at once; the browser process records the new entry a moment
+    later. Playwright's Back and Forward pick their target from the browser's list, so on a
+    busy machine a Back pressed in between goes one entry too far. A reader cannot be that
+    fast; a test can.
+    """
+    cdp = page.context.new_cdp_session(page)
+    try:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            history = cdp.send("Page.getNavigationHistory")
+            recorded = history["entries"][history["currentIndex"]]["url"]
+            shown = page.evaluate("location.href")
+            if recorded == shown:
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the browser's history stands on {recorded}, the page shows {shown}")
+            page.wait_for_timeout(20)
+    finally:
+        cdp.detach()
 
 
 def block(page, index: int):

@@ -21,7 +21,7 @@ import os
 
 import pytest
 from pages import ARTIFACTS as PAGE_ARTIFACTS
-from pages import DOCS, LOAD_TIMEOUT_MS, page_url
+from pages import DOCS, LOAD_TIMEOUT_MS, go_back, go_forward, page_url
 from test_responsiveness import TRACE_CATEGORIES, main_thread_cpu_ms
 
 from scratchgrad.nn import MLP
@@ -281,15 +281,15 @@ def test_settings_survive_back_and_forward_a_reload_and_a_shared_link(context, s
         page.wait_for_function(f"document.querySelector('{control}')?.value === '{value}'")
         page.wait_for_selector(SETTLED)
 
-    page.go_back()
+    go_back(page)
     settled_on("input[name=hidden]", "8,8")
     assert page.input_value("select[name=dataset]") == "xor"
-    page.go_back()
+    go_back(page)
     settled_on("select[name=dataset]", "moons")
     assert "?" not in page.url
     assert_as_cpython(panel_state(page), Settings())
-    page.go_forward()
-    page.go_forward()
+    go_forward(page)
+    go_forward(page)
     settled_on("input[name=hidden]", "4,3")
     assert_as_cpython(panel_state(page), chosen)
 
@@ -406,7 +406,7 @@ def test_leaving_the_page_by_instant_navigation_and_coming_back_gives_a_working_
     page.wait_for_function(f"Number(document.querySelector('{PANEL}').dataset.sgSteps) > 0")
     page.click(".md-header__title a, a.md-logo")  # Material swaps the page body: the panel goes away
     page.wait_for_function("!location.pathname.includes('playground')")
-    page.go_back()
+    go_back(page)
     page.wait_for_selector(SETTLED, timeout=LOAD_TIMEOUT_MS)
     assert panel_state(page)["steps"] == 0
     page.click(".sg-pg-step")
