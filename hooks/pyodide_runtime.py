@@ -17,11 +17,11 @@ It adds to the built site, without writing into ``docs/``:
   instead of restarting it.
 
 The service worker script is added to ``extra_javascript`` (and ``runner.css`` to
-``extra_css``). ``runner.js`` goes into every page's ``<head>`` as an ``async`` module instead,
-and pages with runnable blocks get ``<meta name="scratchgrad-runnable">``: the runner starts
-Python as soon as it runs, without waiting for the page's deferred scripts (Material puts
-``extra_javascript`` at the end of ``<body>``; measured on a long chapter, the worker now starts
-~80 ms sooner).
+``extra_css``). ``runner.js`` goes into every page's ``<head>`` as an ``async`` module instead
+(Material puts ``extra_javascript`` at the end of ``<body>``). A page with runnable blocks also
+gets ``early-start.js`` inlined at the very top of its ``<head>``: it launches the Python worker
+before the browser parses the chapter, and ``runner.js`` adopts that worker when it runs.
+Measured on a long chapter, the worker starts ~300 ms sooner than from ``runner.js``.
 
 Setting ``extra.pyodide_cdn`` in mkdocs.yml switches the Pyodide runtime files to a CDN:
 ``false`` (default) self-hosts them; ``true`` uses Pyodide's own CDN for the pinned npm
@@ -33,8 +33,10 @@ with pyodide-build (for ``pyodide lockfile add-wheels``); ``make`` creates both.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -57,6 +59,7 @@ ENTRY_POINTS = {
     "graph-worker": WEB / "graph" / "graph-worker.js",
     "playground-worker": WEB / "playground" / "playground-worker.js",
 }
+EARLY_START = WEB / "boot" / "early-start.js"
 PYODIDE_RUNTIME_FILES = (
     "pyodide.mjs",
     "pyodide.mjs.map",
@@ -113,12 +116,15 @@ def on_files(files: Files, config) -> Files:
 
 
 def on_post_page(output: str, page, config) -> str:
-    """Load the runner from ``<head>``; mark a page whose blocks need Python at once."""
+    """Load the runner from ``<head>``; on a page whose blocks need Python, start it first thing."""
     runner = get_relative_url("javascripts/runner.js", page.url)
-    head = f'<script type="module" async src="{runner}"></script>'
-    if 'class="sg-runnable"' in output:
-        head = f'<meta name="scratchgrad-runnable" content="python">{head}'
-    return output.replace("</head>", f"{head}</head>", 1)
+    output = output.replace("</head>", f'<script type="module" async src="{runner}"></script></head>', 1)
+    if 'class="sg-runnable"' not in output:
+        return output
+    script = early_start_script(config.extra["pyodide_index_url"], sources_digest())
+    early_start = f'<script data-runner="{runner}">{script}</script>'
+    first = re.search(r"<meta charset=[^>]*>", output) or re.search(r"<head[^>]*>", output)
+    return output[: first.end()] + early_start + output[first.end() :]  # the charset stays first
 
 
 def on_serve(server, config, builder):
@@ -179,11 +185,23 @@ def sources_digest() -> str:
 
 def bundle(index_url: str | None, build_id: str) -> dict[str, bytes]:
     """Bundle web/ with esbuild; returns {file name: content} for ``javascripts/``."""
+    return esbuild(ENTRY_POINTS, ["--format=esm", "--sourcemap"], index_url, build_id)
+
+
+@functools.cache
+def early_start_script(index_url: str | None, build_id: str) -> str:
+    """``web/boot/early-start.js`` bundled as a classic script, to inline into ``<head>``."""
+    files = esbuild({"early-start": EARLY_START}, ["--format=iife"], index_url, build_id)
+    return files["early-start.js"].decode().strip()
+
+
+def esbuild(entry_points: dict[str, Path], options: list[str], index_url: str | None, build_id: str):
+    """Run esbuild on `entry_points` with the runtime's defines; returns {file name: content}."""
     with tempfile.TemporaryDirectory() as out:
         run([
             NODE_MODULES / ".bin" / "esbuild",
-            *(f"{name}={path}" for name, path in ENTRY_POINTS.items()),
-            "--bundle", "--format=esm", "--target=es2022", "--minify", "--sourcemap",
+            *(f"{name}={path}" for name, path in entry_points.items()),
+            *options, "--bundle", "--target=es2022", "--minify",
             "--loader:.py=text", "--log-level=warning", f"--outdir={out}",
             f"--define:PYODIDE_INDEX_URL={json.dumps(index_url)}",
             f"--define:RUNTIME_BUILD_ID={json.dumps(build_id)}",

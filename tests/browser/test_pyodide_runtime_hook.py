@@ -61,18 +61,26 @@ def test_on_config_adds_the_service_worker_script(hook):
 
 def test_every_page_loads_the_runner_from_its_head(hook):
     page = SimpleNamespace(url="chapters/derivatives/")
-    html = hook.on_post_page("<html><head><title>t</title></head><body></body></html>", page, None)
+    config = SimpleNamespace(extra={"pyodide_index_url": None})
+    html = hook.on_post_page("<html><head><title>t</title></head><body></body></html>", page, config)
     assert '<script type="module" async src="../../javascripts/runner.js"></script></head>' in html
-    assert "scratchgrad-runnable" not in html
+    assert "data-runner" not in html  # no runnable block: Python starts only if the reader goes on
 
 
-def test_a_page_with_runnable_blocks_asks_for_python_in_its_head(hook):
-    page = SimpleNamespace(url="")
+def test_a_page_with_runnable_blocks_launches_python_right_after_its_charset(hook):
+    page = SimpleNamespace(url="chapters/derivatives/")
+    config = SimpleNamespace(extra={"pyodide_index_url": None})
     body = '<div class="sg-runnable" data-sg-code="x"></div>'
-    html = hook.on_post_page(f"<html><head></head><body>{body}</body></html>", page, None)
+    html = hook.on_post_page(
+        f'<html><head><meta charset="utf-8"><title>t</title></head><body>{body}</body></html>', page, config
+    )
     head = html.split("</head>")[0]
-    assert '<meta name="scratchgrad-runnable" content="python">' in head
-    assert 'src="javascripts/runner.js"' in head
+    assert head.startswith(
+        '<html><head><meta charset="utf-8"><script data-runner="../../javascripts/runner.js">'
+    )
+    assert head.index("data-runner") < head.index("<title>")  # before anything else in <head>
+    assert f"build={hook.sources_digest()}" in head  # the inline script names the same lock file
+    assert head.endswith('<script type="module" async src="../../javascripts/runner.js"></script>')
 
 
 def test_the_sources_digest_follows_the_package_and_ignores_caches(hook, monkeypatch, tmp_path):

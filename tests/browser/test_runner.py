@@ -226,6 +226,27 @@ def test_keyboard_only_ctrl_enter_runs_and_escape_tab_leaves_the_editor(page):
     wait_for_runs(page, 0, runs + 2)
 
 
+def test_a_runnable_page_starts_python_from_its_head_and_the_runner_adopts_that_worker(context, site_url):
+    held_back_s = 1.5
+
+    def slow_runner(route):
+        time.sleep(held_back_s)  # runner.js arrives late, as on a slow network
+        route.continue_()
+
+    context.add_init_script(WITHOUT_ISOLATION)  # one load, no service worker reload to count twice
+    context.route("**/javascripts/runner.js", slow_runner)
+    site_page = context.new_page()
+    workers = []
+    site_page.on("worker", lambda worker: workers.append(worker.url))
+    site_page.goto(page_url(site_url, FIRST_PAGE))
+    wait_until_ready(site_page)
+    launched_ms = site_page.evaluate("scratchgrad.runtime.timings.launchedAt")
+    assert launched_ms < 1000 * held_back_s, "Python waited for runner.js instead of starting from <head>"
+    python_workers = [url for url in workers if url.endswith("/python-worker.js")]
+    assert python_workers == [f"{site_url}javascripts/python-worker.js"], "runner.js started a second worker"
+    assert run_code(site_page, "print(6 * 7)\n")["printed"] == "42\n"
+
+
 def test_instant_navigation_keeps_python_loaded_and_gives_each_page_its_namespace(page):
     others = [source for source in runnable_pages() if source != FIRST_PAGE]
     if not others:

@@ -12,6 +12,8 @@
 // Either way the run ends within STOP_DEADLINE_MS: code that swallows KeyboardInterrupt (or sits
 // in a call Pyodide cannot interrupt) gets the worker terminated too.
 
+import { adoptEarlyLaunch, launchPythonWorker } from "./launch-worker.js";
+
 export const STOP_DEADLINE_MS = 800;
 const SIGINT = 2;
 
@@ -113,23 +115,19 @@ export class PythonRuntime extends EventTarget {
     this.timings = { launchedAt: performance.now(), readyAt: null };
     this.#setStatus(STATUS.loading);
     try {
-      if (typeof WebAssembly !== "object") {
-        throw new Error("this browser has no WebAssembly, which Python in the page needs");
+      const files = this.#options;
+      const launch = adoptEarlyLaunch(files) ?? launchPythonWorker(files);
+      this.timings.launchedAt = launch.launchedAt;
+      this.#worker = launch.worker;
+      this.#interruptBuffer = launch.interruptBuffer;
+      if (this.#worker) {
+        this.#worker.onmessage = ({ data }) => this.#pending.get(data.id)?.(data);
+        this.#worker.onerror = (event) => {
+          event.preventDefault();
+          this.#failAll(`the Python worker could not run (${event.message || files.workerURL})`);
+        };
       }
-      this.#interruptBuffer = globalThis.crossOriginIsolated
-        ? new Int32Array(new SharedArrayBuffer(4))
-        : null;
-      this.#worker = new Worker(this.#options.workerURL, { type: "module" });
-      this.#worker.onmessage = ({ data }) => this.#pending.get(data.id)?.(data);
-      this.#worker.onerror = (event) => {
-        event.preventDefault();
-        this.#failAll(`the Python worker could not run (${event.message || this.#options.workerURL})`);
-      };
-      this.info = await this.#request("start", {
-        indexURL: this.#options.indexURL,
-        lockFileURL: this.#options.lockFileURL,
-        sharedInterruptBuffer: this.#interruptBuffer?.buffer ?? null,
-      });
+      this.info = await launch.started;
       this.timings.readyAt = performance.now();
       this.#setStatus(STATUS.ready);
     } catch (error) {

@@ -1,0 +1,70 @@
+// Starting the Python worker: create it and ask it to load Pyodide and the package.
+//
+// A page with runnable blocks starts it from a tiny inline script at the top of its <head>
+// (../boot/early-start.js), before the browser has parsed the chapter or loaded runner.js;
+// PythonRuntime adopts that worker when runner.js arrives. Measured on a long chapter, this
+// gains the ~300 ms the page spends parsing before runner.js can run. Any later start (a
+// page reached by instant navigation, a restart) launches from PythonRuntime directly.
+
+const START_REQUEST_ID = 0; // PythonRuntime numbers its own requests from 1
+const EARLY_LAUNCH = Symbol.for("scratchgrad.earlyLaunch");
+
+/**
+ * Create the module worker and send it the "start" request.
+ * Returns {files, worker, interruptBuffer, launchedAt, started}: `started` resolves with what
+ * the worker reports ({pythonVersion, interruptible, startupMs}) or rejects with the reason.
+ * `interruptBuffer` (an Int32Array on a SharedArrayBuffer) exists only when the page is
+ * cross-origin isolated: then Stop can interrupt Python instead of restarting it.
+ */
+export function launchPythonWorker(files) {
+  const launch = { files, worker: null, interruptBuffer: null, launchedAt: performance.now(), started: null };
+  try {
+    if (typeof WebAssembly !== "object") {
+      throw new Error("this browser has no WebAssembly, which Python in the page needs");
+    }
+    launch.interruptBuffer = globalThis.crossOriginIsolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    launch.worker = new Worker(files.workerURL, { type: "module" }); // throws on a file:// page
+    launch.started = answerToStart(launch.worker, files.workerURL);
+    launch.worker.postMessage({
+      id: START_REQUEST_ID,
+      type: "start",
+      indexURL: files.indexURL,
+      lockFileURL: files.lockFileURL,
+      sharedInterruptBuffer: launch.interruptBuffer?.buffer ?? null,
+    });
+  } catch (error) {
+    launch.started = Promise.reject(error);
+  }
+  launch.started.catch(() => {}); // not a failure of its own: whoever adopts the launch reports it
+  return launch;
+}
+
+function answerToStart(worker, workerURL) {
+  return new Promise((resolve, reject) => {
+    worker.addEventListener("message", ({ data }) => {
+      if (data.id !== START_REQUEST_ID) return;
+      if (data.type === "done") resolve(data);
+      else reject(new Error(data.message));
+    });
+    worker.addEventListener("error", (event) => {
+      event.preventDefault();
+      reject(new Error(`the Python worker could not run (${event.message || workerURL})`));
+    });
+  });
+}
+
+/** Launch now and leave the launch for the page's PythonRuntime to adopt. */
+export function launchEarly(files) {
+  globalThis[EARLY_LAUNCH] = launchPythonWorker(files);
+}
+
+/** The early launch, once, if it loads the same files as `files`; otherwise null. */
+export function adoptEarlyLaunch(files) {
+  const launch = globalThis[EARLY_LAUNCH];
+  delete globalThis[EARLY_LAUNCH];
+  if (!launch) return null;
+  const sameFiles = Object.keys(files).every((key) => launch.files[key] === files[key]);
+  if (sameFiles) return launch;
+  launch.worker?.terminate();
+  return null;
+}
