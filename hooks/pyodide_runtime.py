@@ -102,6 +102,7 @@ def pyodide_version() -> str:
 def on_files(files: Files, config) -> Files:
     """Add the runtime, the wheel and lock file, and the bundled runner to the site."""
     build_id, package_dir = package_build()
+    config.extra["pyodide_build_id"] = build_id  # the lock file's build, for on_post_page
     for path in sorted(package_dir.rglob("*")):
         if path.is_file():
             files.append(site_file(config, f"pyodide/{path.relative_to(package_dir).as_posix()}", path))
@@ -121,7 +122,7 @@ def on_post_page(output: str, page, config) -> str:
     output = output.replace("</head>", f'<script type="module" async src="{runner}"></script></head>', 1)
     if 'class="sg-runnable"' not in output:
         return output
-    script = early_start_script(config.extra["pyodide_index_url"], sources_digest())
+    script = early_start_script(config.extra["pyodide_index_url"], config.extra["pyodide_build_id"])
     early_start = f'<script data-runner="{runner}">{script}</script>'
     first = re.search(r"<meta charset=[^>]*>", output) or re.search(r"<head[^>]*>", output)
     return output[: first.end()] + early_start + output[first.end() :]  # the charset stays first

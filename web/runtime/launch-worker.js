@@ -2,9 +2,10 @@
 //
 // A page with runnable blocks starts it from a tiny inline script at the top of its <head>
 // (../boot/early-start.js), before the browser has parsed the chapter or loaded runner.js;
-// PythonRuntime adopts that worker when runner.js arrives. Measured on a long chapter, this
-// gains the ~300 ms the page spends parsing before runner.js can run. Any later start (a
-// page reached by instant navigation, a restart) launches from PythonRuntime directly.
+// PythonRuntime adopts that worker when runner.js arrives. Measured on a long chapter, the
+// worker is launched ~300 ms sooner (what that saves depends on spare cores and the network:
+// benchmarks/README.md). Any later start (a page reached by instant navigation, a restart)
+// launches from PythonRuntime directly.
 
 const START_REQUEST_ID = 0; // PythonRuntime numbers its own requests from 1
 const EARLY_LAUNCH = Symbol.for("scratchgrad.earlyLaunch");
@@ -46,11 +47,14 @@ function answerToStart(worker, workerURL) {
       if (data.type === "done") resolve(data);
       else reject(new Error(data.message));
     });
-    worker.addEventListener("error", (event) => {
-      event.preventDefault();
-      reject(new Error(`the Python worker could not run (${event.message || workerURL})`));
-    });
+    worker.addEventListener("error", (event) => reject(new Error(workerFailure(event, workerURL))));
   });
+}
+
+/** What to tell the reader when the worker's script fails (the event is handled here). */
+export function workerFailure(event, workerURL) {
+  event.preventDefault();
+  return `the Python worker could not run (${event.message || workerURL})`;
 }
 
 /** Launch now and leave the launch for the page's PythonRuntime to adopt. */

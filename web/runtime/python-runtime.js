@@ -12,7 +12,7 @@
 // Either way the run ends within STOP_DEADLINE_MS: code that swallows KeyboardInterrupt (or sits
 // in a call Pyodide cannot interrupt) gets the worker terminated too.
 
-import { adoptEarlyLaunch, launchPythonWorker } from "./launch-worker.js";
+import { adoptEarlyLaunch, launchPythonWorker, workerFailure } from "./launch-worker.js";
 
 export const STOP_DEADLINE_MS = 800;
 const SIGINT = 2;
@@ -112,20 +112,16 @@ export class PythonRuntime extends EventTarget {
   }
 
   async #launch() {
-    this.timings = { launchedAt: performance.now(), readyAt: null };
     this.#setStatus(STATUS.loading);
     try {
       const files = this.#options;
       const launch = adoptEarlyLaunch(files) ?? launchPythonWorker(files);
-      this.timings.launchedAt = launch.launchedAt;
+      this.timings = { launchedAt: launch.launchedAt, readyAt: null };
       this.#worker = launch.worker;
       this.#interruptBuffer = launch.interruptBuffer;
       if (this.#worker) {
         this.#worker.onmessage = ({ data }) => this.#pending.get(data.id)?.(data);
-        this.#worker.onerror = (event) => {
-          event.preventDefault();
-          this.#failAll(`the Python worker could not run (${event.message || files.workerURL})`);
-        };
+        this.#worker.onerror = (event) => this.#failAll(workerFailure(event, files.workerURL));
       }
       this.info = await launch.started;
       this.timings.readyAt = performance.now();
