@@ -25,9 +25,13 @@ const post = (message) => self.postMessage(message);
 
 async function start({ indexURL, lockFileURL }) {
   const started = performance.now();
-  const pyodide = await loadScratchgrad({ indexURL, lockFileURL });
+  const { pyodide, bootedFrom } = await loadScratchgrad({ indexURL, lockFileURL });
   playground = pyodide.pyimport("scratchgrad.playground.panel");
-  return { described: JSON.parse(playground.describe()), startupMs: Math.round(performance.now() - started) };
+  return {
+    described: JSON.parse(playground.describe()),
+    startupMs: Math.round(performance.now() - started),
+    bootedFrom,
+  };
 }
 
 function panelFor(id) {

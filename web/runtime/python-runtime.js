@@ -37,7 +37,7 @@ export class PythonRuntime extends EventTarget {
   #queue = Promise.resolve();
   #generation = 0; // bumped by stop() and restart(): queued runs of an older generation are dropped
   #activeRun = null;
-  /** What the worker reported at start-up: {pythonVersion, interruptible, startupMs}. */
+  /** What the worker reported at start-up: {pythonVersion, interruptible, startupMs, bootedFrom}. */
   info = null;
   /** performance.now() when the worker was created and when Python became ready (benchmarks). */
   timings = { launchedAt: null, readyAt: null };

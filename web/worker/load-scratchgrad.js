@@ -3,21 +3,57 @@
 // The wheel is listed in the site's own lock file (hooks/pyodide_runtime.py), so
 // loadPackage("scratchgrad") checks its integrity and needs no other host. The code blocks'
 // worker (python-worker.js) and the playground's worker (../playground/playground-worker.js)
-// both start this way.
+// both start this way. Pyodide itself boots from the memory snapshot this browser saved on its
+// first visit when there is one (pyodide-snapshot.js), and from its files otherwise.
 
-/** Load Pyodide from `indexURL` with the lock file at `lockFileURL` (absolute URLs), then the package. */
+import { snapshotStore } from "./pyodide-snapshot.js";
+
+/**
+ * Load Pyodide from `indexURL` with the lock file at `lockFileURL` (absolute URLs), then the package.
+ * Resolves with {pyodide, bootedFrom}: "snapshot" or "files".
+ */
 export async function loadScratchgrad({ indexURL, lockFileURL }) {
-  let pyodide;
+  const { loadPyodide, version } = await importPyodide(indexURL);
+  const snapshots = await snapshotStore({ version, indexURL, lockFileURL });
+  const saved = await snapshots?.load().catch(() => null);
+  if (saved) {
+    try {
+      const pyodide = await loadPyodide({ indexURL, lockFileURL, _loadSnapshot: saved });
+      await installScratchgrad(pyodide);
+      return { pyodide, bootedFrom: "snapshot" };
+    } catch {
+      await snapshots.forget(); // and boot from the files, which makes a new one
+    }
+  }
+  const pyodide = await bootFromFiles(loadPyodide, { indexURL, lockFileURL, _makeSnapshot: snapshots !== null });
+  if (snapshots) {
+    const snapshot = pyodide.makeMemorySnapshot(); // before the package: only Pyodide's own state
+    // Saved once this start-up is over: a task of its own, after the worker has answered.
+    setTimeout(() => snapshots.save(snapshot).catch(() => {}), 0);
+  }
+  await installScratchgrad(pyodide);
+  return { pyodide, bootedFrom: "files" };
+}
+
+async function importPyodide(indexURL) {
   try {
-    const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
-    // `packages`: the wheel downloads while Pyodide boots, instead of after it.
-    pyodide = await loadPyodide({ indexURL, lockFileURL, packages: ["scratchgrad"] });
+    return await import(`${indexURL}pyodide.mjs`);
   } catch (error) {
-    // Pyodide's own messages ("Program terminated with exit(1)") do not say what failed.
     throw new Error(`the Python runtime did not load from ${indexURL} (${error.message})`);
   }
-  if ("scratchgrad" in pyodide.loadedPackages) return pyodide;
-  const loadErrors = []; // loading it again, to learn why it failed
+}
+
+async function bootFromFiles(loadPyodide, options) {
+  try {
+    return await loadPyodide(options);
+  } catch (error) {
+    // Pyodide's own messages ("Program terminated with exit(1)") do not say what failed.
+    throw new Error(`the Python runtime did not load from ${options.indexURL} (${error.message})`);
+  }
+}
+
+async function installScratchgrad(pyodide) {
+  const loadErrors = [];
   await pyodide.loadPackage("scratchgrad", {
     messageCallback: () => {},
     errorCallback: (message) => loadErrors.push(message),
@@ -26,5 +62,4 @@ export async function loadScratchgrad({ indexURL, lockFileURL }) {
   if (!("scratchgrad" in pyodide.loadedPackages)) {
     throw new Error(`the scratchgrad package did not load: ${loadErrors.join(" ") || "no reason given"}`);
   }
-  return pyodide;
 }

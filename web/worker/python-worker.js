@@ -29,7 +29,8 @@ const output = createOutputBatcher((stream, text) =>
 
 async function start({ indexURL, lockFileURL, sharedInterruptBuffer }) {
   const started = performance.now();
-  pyodide = await loadScratchgrad({ indexURL, lockFileURL });
+  let bootedFrom;
+  ({ pyodide, bootedFrom } = await loadScratchgrad({ indexURL, lockFileURL }));
   pyodide.FS.mkdirTree(RUNNER_DIR);
   pyodide.FS.writeFile(`${RUNNER_DIR}/block_runner.py`, blockRunnerSource);
   const sys = pyodide.pyimport("sys");
@@ -49,6 +50,7 @@ async function start({ indexURL, lockFileURL, sharedInterruptBuffer }) {
     pythonVersion: sys.version.split(" ")[0],
     interruptible: interruptBuffer !== null,
     startupMs: Math.round(performance.now() - started),
+    bootedFrom,
   };
 }
 
