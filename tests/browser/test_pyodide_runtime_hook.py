@@ -52,17 +52,22 @@ def test_a_missing_tool_names_the_file_and_the_make_target(hook, monkeypatch):
         hook.on_config(config)
 
 
-def test_on_config_adds_the_service_worker_script(hook):
+def test_on_config_adds_the_runners_css_and_no_script_at_the_end_of_body(hook):
     config = SimpleNamespace(extra={"pyodide_cdn": False}, extra_javascript=[], extra_css=[])
     hook.on_config(config)
-    assert [str(script) for script in config.extra_javascript] == ["coi-serviceworker.js"]
+    assert config.extra_css == ["javascripts/runner.css"]
+    assert config.extra_javascript == []  # the scripts go into <head> (on_post_page)
     assert config.extra["pyodide_index_url"] is None
 
 
-def test_every_page_loads_the_runner_from_its_head(hook):
+def test_every_page_registers_the_service_worker_first_and_loads_the_runner_from_its_head(hook):
     page = SimpleNamespace(url="chapters/derivatives/")
     config = SimpleNamespace(extra={"pyodide_index_url": None})
-    html = hook.on_post_page("<html><head><title>t</title></head><body></body></html>", page, config)
+    html = hook.on_post_page(
+        '<html><head><meta charset="utf-8"><title>t</title></head><body></body></html>', page, config
+    )
+    service_worker = '<script src="../../coi-serviceworker.js"></script>'
+    assert html.startswith(f'<html><head><meta charset="utf-8">{service_worker}')
     assert '<script type="module" async src="../../javascripts/runner.js"></script></head>' in html
     assert "data-runner" not in html  # no runnable block: Python starts only if the reader goes on
 
@@ -76,7 +81,8 @@ def test_a_page_with_runnable_blocks_launches_python_right_after_its_charset(hoo
     )
     head = html.split("</head>")[0]
     assert head.startswith(
-        '<html><head><meta charset="utf-8"><script data-runner="../../javascripts/runner.js">'
+        '<html><head><meta charset="utf-8"><script src="../../coi-serviceworker.js"></script>'
+        '<script data-runner="../../javascripts/runner.js">'
     )
     assert head.index("data-runner") < head.index("<title>")  # before anything else in <head>
     assert "pyodide-lock.json?build=build1234" in head  # the inline script names this build's lock file
