@@ -226,18 +226,29 @@ def test_keyboard_only_ctrl_enter_runs_and_escape_tab_leaves_the_editor(page):
     wait_for_runs(page, 0, runs + 2)
 
 
-def test_a_runnable_page_starts_python_from_its_head_and_the_runner_adopts_that_worker(context, site_url):
-    held_back_s = 1.5
+def hold_back_runner(context, seconds: float) -> None:
+    """runner.js arrives `seconds` late, as on a slow network: only the inline early start runs before."""
 
     def slow_runner(route):
-        time.sleep(held_back_s)  # runner.js arrives late, as on a slow network
+        time.sleep(seconds)
         route.continue_()
 
-    context.add_init_script(WITHOUT_ISOLATION)  # one load, no service worker reload to count twice
     context.route("**/javascripts/runner.js", slow_runner)
-    site_page = context.new_page()
+
+
+def python_workers_started(page) -> list[str]:
+    """The addresses of the Python workers `page` creates from now on, whichever document it shows."""
     workers = []
-    site_page.on("worker", lambda worker: workers.append(worker.url))
+    page.on("worker", lambda worker: workers.append(worker.url))
+    return workers
+
+
+def test_a_runnable_page_starts_python_from_its_head_and_the_runner_adopts_that_worker(context, site_url):
+    held_back_s = 1.5
+    context.add_init_script(WITHOUT_ISOLATION)  # one load, no service worker reload to count twice
+    hold_back_runner(context, held_back_s)
+    site_page = context.new_page()
+    workers = python_workers_started(site_page)
     site_page.goto(page_url(site_url, FIRST_PAGE))
     wait_until_ready(site_page)
     launched_ms = site_page.evaluate("scratchgrad.runtime.timings.launchedAt")
@@ -245,6 +256,18 @@ def test_a_runnable_page_starts_python_from_its_head_and_the_runner_adopts_that_
     python_workers = [url for url in workers if url.endswith("/python-worker.js")]
     assert python_workers == [f"{site_url}javascripts/python-worker.js"], "runner.js started a second worker"
     assert run_code(site_page, "print(6 * 7)\n")["printed"] == "42\n"
+
+
+def test_a_first_visit_starts_python_only_in_the_page_the_service_worker_reloads_into(context, site_url):
+    hold_back_runner(context, 3.0)  # the reload comes well before: only the early start could launch
+    site_page = context.new_page()
+    workers = python_workers_started(site_page)
+    site_page.goto(page_url(site_url, FIRST_PAGE))
+    site_page.wait_for_function("window.crossOriginIsolated === true")
+    wait_until_ready(site_page)
+    assert site_page.evaluate("performance.getEntriesByType('navigation')[0].type") == "reload"
+    python_workers = [url for url in workers if url.endswith("/python-worker.js")]
+    assert len(python_workers) == 1, "Python also started in the page the service worker threw away"
 
 
 def test_instant_navigation_keeps_python_loaded_and_gives_each_page_its_namespace(page):
