@@ -168,7 +168,7 @@ def measure_first_output(browser, site_page: str, repeats: int) -> dict:
         times.append(round(page.evaluate(FIRST_OUTPUT), 1))
         wait_for_runs(page, 0, runs + 1)
     context.close()
-    return {"ms": times, "median_ms": statistics.median(times), "max_ms": max(times)}
+    return {"ms": times, "median_ms": round(statistics.median(times), 1), "max_ms": max(times)}
 
 
 def measure_sizes(browser, site_dir: Path, site_page: str) -> dict:
