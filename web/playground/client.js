@@ -16,7 +16,10 @@ export class PlaygroundClient {
     this.#options = options;
   }
 
-  /** Start the worker (once): resolves with {described, startupMs, bootedFrom}, rejects with a reason for the reader. */
+  /**
+   * Start the worker (once): resolves with {described, startupMs, bootedFrom}, rejects with a
+   * reason for the reader.
+   */
   start() {
     this.#started ??= this.#launch();
     return this.#started;

@@ -21,12 +21,14 @@ export async function loadScratchgrad({ indexURL, lockFileURL }) {
       const pyodide = await loadPyodide({ indexURL, lockFileURL, _loadSnapshot: saved });
       await installScratchgrad(pyodide);
       return { pyodide, bootedFrom: "snapshot" };
-    } catch {
-      await snapshots.forget(); // and boot from the files, which makes a new one
+    } catch (error) {
+      console.warn(`Pyodide's snapshot did not restore (${error.message}): booting from its files`);
+      await snapshots.forget(); // the boot from the files makes a new one
     }
   }
-  const pyodide = await bootFromFiles(loadPyodide, { indexURL, lockFileURL, _makeSnapshot: snapshots !== null });
-  if (snapshots) {
+  const makeSnapshot = snapshots !== null;
+  const pyodide = await bootFromFiles(loadPyodide, { indexURL, lockFileURL, _makeSnapshot: makeSnapshot });
+  if (makeSnapshot) {
     const snapshot = pyodide.makeMemorySnapshot(); // before the package: only Pyodide's own state
     // Saved once this start-up is over: a task of its own, after the worker has answered.
     setTimeout(() => snapshots.save(snapshot).catch(() => {}), 0);
