@@ -90,7 +90,10 @@ def test_a_broken_snapshot_is_dropped_and_python_boots_from_its_files(context, s
     page = open_page(context, page_url(site_url, FIRST_PAGE))
     saved = wait_for_one_snapshot(page)
     page.evaluate(TRUNCATE, saved["url"])
+    warnings = []
+    context.on("console", lambda message: message.type == "warning" and warnings.append(message.text))
     reload(page)
     assert booted_from(page) == "files"
+    assert any("snapshot did not restore" in warning for warning in warnings), warnings
     assert run_code(page, USES_THE_PACKAGE)["error"] is None
     assert wait_for_one_snapshot(page)["url"] == saved["url"]  # a good one replaced the broken one
