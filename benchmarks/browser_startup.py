@@ -41,7 +41,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
 from harness import build_site, launch_chromium, serve_site, stop  # noqa: E402
-from pages import page_url, replace_code, runnable_pages, runs_of, wait_for_runs  # noqa: E402
+from pages import (  # noqa: E402
+    booted_from,
+    forget_snapshots,
+    page_url,
+    replace_code,
+    runnable_pages,
+    runs_of,
+    wait_for_one_snapshot,
+    wait_for_runs,
+)
 
 RESULTS = ROOT / "benchmarks" / "results" / "browser_startup.json"
 BARE_PATH = "/bare-pyodide.html"
@@ -57,8 +66,6 @@ BARE_PAGE = """<!doctype html>
 </script>
 """
 SITE_READY = "scratchgrad.runtime.timings.readyAt"
-SITE_BOOTED_FROM = "scratchgrad.runtime.info.bootedFrom"
-FORGET_SNAPSHOT = "caches.delete('scratchgrad-pyodide-snapshot')"  # web/worker/pyodide-snapshot.js
 BARE_READY = "window.bareReadyAt"
 FIRST_OUTPUT = """
 () => new Promise((resolve) => {
@@ -78,7 +85,6 @@ FIRST_OUTPUT = """
 })
 """
 LOAD_TIMEOUT_MS = 180_000
-SNAPSHOT_SAVED = "caches.open('scratchgrad-pyodide-snapshot').then((c) => c.keys()).then((k) => k.length)"
 INSTANT_NAVIGATION = """
 (href) => new Promise((resolve) => {
   const clickedAt = performance.now();
@@ -121,7 +127,7 @@ def measure_start_up(browser, site_page: str, bare_page: str, next_page: str, re
     page = context.new_page()
     ready_after_navigation(page, site_page, SITE_READY)  # installs the service worker, fills the cache
     page.wait_for_function("crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)
-    page.wait_for_function(SNAPSHOT_SAVED, timeout=LOAD_TIMEOUT_MS)
+    wait_for_one_snapshot(page)
     warm = {"site": [], "site_first_boot": [], "bare": []}
     for repeat in range(repeats):
         order = [
@@ -131,15 +137,15 @@ def measure_start_up(browser, site_page: str, bare_page: str, next_page: str, re
         ]
         for name, url, ready in order if repeat % 2 == 0 else reversed(order):
             if name == "site_first_boot":
-                page.evaluate(FORGET_SNAPSHOT)  # every page here has the site's origin, and its cache
+                forget_snapshots(page)  # every page here has the site's origin, and its cache
             warm[name].append(round(ready_after_navigation(page, url, ready)))
             if name != "bare":
-                booted = page.evaluate(SITE_BOOTED_FROM)
+                booted = booted_from(page)
                 expected = "files" if name == "site_first_boot" else "snapshot"
                 if booted != expected:
                     raise SystemExit(f"{name}: Python booted from {booted}, not from its {expected}")
                 if name == "site_first_boot":  # the next "site" load needs the snapshot this one saves
-                    page.wait_for_function(SNAPSHOT_SAVED, timeout=LOAD_TIMEOUT_MS)
+                    wait_for_one_snapshot(page)
     instant = []
     for _ in range(repeats):
         ready_after_navigation(page, site_page, SITE_READY)

@@ -162,6 +162,13 @@ def replace_code(page, index: int, code: str) -> None:
     page.keyboard.insert_text(code)
 
 
+def run_code(page, code: str, index: int = 0) -> dict:
+    """Type `code` into a block as the reader would, run it, and read what it shows."""
+    replace_code(page, index, code)
+    run_block(page, index)
+    return block_result(page, index)
+
+
 def editor_text(page, index: int) -> str:
     return page.evaluate("i => scratchgrad.page.blocks[i].code", index)
 
@@ -228,3 +235,37 @@ def float_differences(browser: str | None, cpython: str | None) -> list[tuple[st
     ):
         return differing
     return None
+
+
+SNAPSHOT_CACHE = "scratchgrad-pyodide-snapshot"
+"""The Cache Storage where the worker keeps its Pyodide snapshot (web/worker/pyodide-snapshot.js)."""
+SAVED_SNAPSHOTS = f"""
+async () => {{
+  const cache = await caches.open("{SNAPSHOT_CACHE}");
+  const saved = [];
+  for (const request of await cache.keys()) {{
+    saved.push({{ url: request.url, bytes: (await (await cache.match(request)).arrayBuffer()).byteLength }});
+  }}
+  return saved;
+}}
+"""
+
+
+def booted_from(page) -> str:
+    """How the page's Python worker started: "snapshot" or "files"."""
+    return page.evaluate("scratchgrad.runtime.info.bootedFrom")
+
+
+def wait_for_one_snapshot(page) -> dict:
+    """The snapshot in Cache Storage ({url, bytes}), once saved (the worker saves it after it is ready)."""
+    page.wait_for_function(
+        f"({SAVED_SNAPSHOTS})().then((saved) => saved.length === 1 && saved[0].bytes > 1e6)",
+        timeout=LOAD_TIMEOUT_MS,
+    )
+    [saved] = page.evaluate(SAVED_SNAPSHOTS)
+    return saved
+
+
+def forget_snapshots(page) -> None:
+    """Delete the site's Pyodide snapshots (`page` must show a page of the site's origin)."""
+    page.evaluate(f"caches.delete('{SNAPSHOT_CACHE}')")

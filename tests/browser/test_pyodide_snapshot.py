@@ -14,25 +14,24 @@ import subprocess
 from urllib.parse import parse_qs, urlsplit
 
 from harness import ROOT
-from pages import LOAD_TIMEOUT_MS, open_page, page_url, runnable_pages, wait_until_ready
-from test_runner import run_code
+from pages import (
+    SAVED_SNAPSHOTS,
+    SNAPSHOT_CACHE,
+    booted_from,
+    forget_snapshots,
+    open_page,
+    page_url,
+    run_code,
+    runnable_pages,
+    wait_for_one_snapshot,
+    wait_until_ready,
+)
 
 FIRST_PAGE = runnable_pages()[0]
-CACHE = "scratchgrad-pyodide-snapshot"
 PYODIDE_VERSION = json.loads((ROOT / "node_modules" / "pyodide" / "package.json").read_text())["version"]
-SAVED_SNAPSHOTS = f"""
-async () => {{
-  const cache = await caches.open("{CACHE}");
-  const saved = [];
-  for (const request of await cache.keys()) {{
-    saved.push({{ url: request.url, bytes: (await (await cache.match(request)).arrayBuffer()).byteLength }});
-  }}
-  return saved;
-}}
-"""
 TRUNCATE = f"""
 async (url) => {{
-  const cache = await caches.open("{CACHE}");
+  const cache = await caches.open("{SNAPSHOT_CACHE}");
   const bytes = await (await cache.match(url)).arrayBuffer();
   await cache.put(url, new Response(bytes.slice(0, bytes.byteLength / 2)));
 }}
@@ -45,27 +44,9 @@ USES_THE_PACKAGE = (
 )
 
 
-def booted_from(page) -> str:
-    return page.evaluate("scratchgrad.runtime.info.bootedFrom")
-
-
 def reload(page) -> None:
     page.reload()
     wait_until_ready(page)
-
-
-def wait_for_one_snapshot(page) -> dict:
-    """The snapshot in Cache Storage, once it is saved (the worker saves it after it is ready)."""
-    page.wait_for_function(
-        f"({SAVED_SNAPSHOTS})().then((saved) => saved.length === 1 && saved[0].bytes > 1e6)",
-        timeout=LOAD_TIMEOUT_MS,
-    )
-    [saved] = page.evaluate(SAVED_SNAPSHOTS)
-    return saved
-
-
-def forget_snapshots(page) -> None:
-    page.evaluate(f"caches.delete('{CACHE}')")
 
 
 def test_the_first_boot_saves_a_snapshot_and_the_next_load_restores_it(context, site_url):

@@ -19,7 +19,7 @@ from pages import (
     open_page,
     page_url,
     replace_code,
-    run_block,
+    run_code,
     runnable_pages,
     runs_of,
     wait_for_runs,
@@ -36,12 +36,6 @@ isolation, as in a browser where the service worker cannot register."""
 @pytest.fixture
 def page(context, site_url):
     return open_page(context, page_url(site_url, FIRST_PAGE))
-
-
-def run_code(page, code: str, index: int = 0) -> dict:
-    replace_code(page, index, code)
-    run_block(page, index)
-    return block_result(page, index)
 
 
 def start_runaway(page) -> int:
