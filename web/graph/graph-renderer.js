@@ -4,6 +4,8 @@
 // reader's strings, so it is parsed as XML and pruned to drawing elements before it joins
 // the page: no script, no event handler, no link can come through.
 
+import { workerFailure } from "../runtime/worker-failures.js";
+
 const DRAWING_ELEMENTS = new Set([
   "svg", "g", "title", "desc", "path", "polygon", "polyline", "ellipse", "circle",
   "rect", "line", "text", "tspan", "defs", "lineargradient", "radialgradient", "stop",
@@ -40,8 +42,7 @@ export class GraphRenderer {
       this.#worker = new Worker(this.#workerURL, { type: "module" });
       this.#worker.onmessage = ({ data }) => this.#pending.get(data.id)?.(data);
       this.#worker.onerror = (event) => {
-        event.preventDefault();
-        const message = `the graph drawing worker could not run (${event.message || this.#workerURL})`;
+        const message = workerFailure("the graph drawing worker", event, this.#workerURL);
         for (const answer of this.#pending.values()) answer({ error: message });
         this.#worker = null;
       };

@@ -3,6 +3,8 @@
 // Requests are matched to answers by id (Pyodide's worker pattern); frames a playing panel
 // streams carry the panel's id and go to the listener that panel registered.
 
+import { requireWebAssembly, workerFailure } from "../runtime/worker-failures.js";
+
 export class PlaygroundClient {
   #options;
   #worker = null;
@@ -45,9 +47,7 @@ export class PlaygroundClient {
   }
 
   async #launch() {
-    if (typeof WebAssembly !== "object") {
-      throw new Error("this browser has no WebAssembly, which Python in the page needs");
-    }
+    requireWebAssembly();
     const { workerURL, indexURL, lockFileURL } = this.#options;
     this.#worker = new Worker(workerURL, { type: "module" });
     this.#worker.onmessage = ({ data }) => {
@@ -55,8 +55,7 @@ export class PlaygroundClient {
       else this.#listeners.get(data.panel)?.(data);
     };
     this.#worker.onerror = (event) => {
-      event.preventDefault();
-      const message = `the playground's worker could not run (${event.message || workerURL})`;
+      const message = workerFailure("the playground's worker", event, workerURL);
       for (const answer of this.#pending.values()) answer({ type: "failed", message });
     };
     try {

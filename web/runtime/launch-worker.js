@@ -7,22 +7,23 @@
 // benchmarks/README.md). Any later start (a page reached by instant navigation, a restart)
 // launches from PythonRuntime directly.
 
+import { requireWebAssembly, workerFailure } from "./worker-failures.js";
+
+export const PYTHON_WORKER = "the Python worker";
 const START_REQUEST_ID = 0; // PythonRuntime numbers its own requests from 1
 const EARLY_LAUNCH = Symbol.for("scratchgrad.earlyLaunch");
 
 /**
  * Create the module worker and send it the "start" request.
  * Returns {files, worker, interruptBuffer, launchedAt, started}: `started` resolves with what
- * the worker reports ({pythonVersion, interruptible, startupMs}) or rejects with the reason.
+ * the worker reports ({pythonVersion, interruptible, startupMs, bootedFrom}) or rejects with the reason.
  * `interruptBuffer` (an Int32Array on a SharedArrayBuffer) exists only when the page is
  * cross-origin isolated: then Stop can interrupt Python instead of restarting it.
  */
 export function launchPythonWorker(files) {
   const launch = { files, worker: null, interruptBuffer: null, launchedAt: performance.now(), started: null };
   try {
-    if (typeof WebAssembly !== "object") {
-      throw new Error("this browser has no WebAssembly, which Python in the page needs");
-    }
+    requireWebAssembly();
     launch.interruptBuffer = globalThis.crossOriginIsolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
     launch.worker = new Worker(files.workerURL, { type: "module" }); // throws on a file:// page
     launch.started = answerToStart(launch.worker, files.workerURL);
@@ -47,14 +48,8 @@ function answerToStart(worker, workerURL) {
       if (data.type === "done") resolve(data);
       else reject(new Error(data.message));
     });
-    worker.addEventListener("error", (event) => reject(new Error(workerFailure(event, workerURL))));
+    worker.addEventListener("error", (event) => reject(new Error(workerFailure(PYTHON_WORKER, event, workerURL))));
   });
-}
-
-/** What to tell the reader when the worker's script fails (the event is handled here). */
-export function workerFailure(event, workerURL) {
-  event.preventDefault();
-  return `the Python worker could not run (${event.message || workerURL})`;
 }
 
 /** Launch now and leave the launch for the page's PythonRuntime to adopt. */

@@ -12,7 +12,8 @@
 // Either way the run ends within STOP_DEADLINE_MS: code that swallows KeyboardInterrupt (or sits
 // in a call Pyodide cannot interrupt) gets the worker terminated too.
 
-import { adoptEarlyLaunch, launchPythonWorker, workerFailure } from "./launch-worker.js";
+import { PYTHON_WORKER, adoptEarlyLaunch, launchPythonWorker } from "./launch-worker.js";
+import { workerFailure } from "./worker-failures.js";
 
 export const STOP_DEADLINE_MS = 800;
 const SIGINT = 2;
@@ -121,7 +122,7 @@ export class PythonRuntime extends EventTarget {
       this.#interruptBuffer = launch.interruptBuffer;
       if (this.#worker) {
         this.#worker.onmessage = ({ data }) => this.#pending.get(data.id)?.(data);
-        this.#worker.onerror = (event) => this.#failAll(workerFailure(event, files.workerURL));
+        this.#worker.onerror = (event) => this.#failAll(workerFailure(PYTHON_WORKER, event, files.workerURL));
       }
       this.info = await launch.started;
       this.timings.readyAt = performance.now();

@@ -13,7 +13,7 @@ import { snapshotStore } from "./pyodide-snapshot.js";
  * Resolves with {pyodide, bootedFrom}: "snapshot" or "files".
  */
 export async function loadScratchgrad({ indexURL, lockFileURL }) {
-  const { loadPyodide, version } = await importPyodide(indexURL);
+  const { loadPyodide, version } = await loadingFrom(indexURL, () => import(`${indexURL}pyodide.mjs`));
   const snapshots = await snapshotStore({ version, indexURL, lockFileURL });
   const saved = await snapshots?.load().catch(() => null);
   if (saved) {
@@ -27,7 +27,9 @@ export async function loadScratchgrad({ indexURL, lockFileURL }) {
     }
   }
   const makeSnapshot = snapshots !== null;
-  const pyodide = await bootFromFiles(loadPyodide, { indexURL, lockFileURL, _makeSnapshot: makeSnapshot });
+  const pyodide = await loadingFrom(indexURL, () =>
+    loadPyodide({ indexURL, lockFileURL, _makeSnapshot: makeSnapshot }),
+  );
   if (makeSnapshot) {
     const snapshot = pyodide.makeMemorySnapshot(); // before the package: only Pyodide's own state
     // Saved once this start-up is over: a task of its own, after the worker has answered.
@@ -37,20 +39,13 @@ export async function loadScratchgrad({ indexURL, lockFileURL }) {
   return { pyodide, bootedFrom: "files" };
 }
 
-async function importPyodide(indexURL) {
+/** Await `load()`; if it fails, say which runtime did not load. */
+async function loadingFrom(indexURL, load) {
   try {
-    return await import(`${indexURL}pyodide.mjs`);
-  } catch (error) {
-    throw new Error(`the Python runtime did not load from ${indexURL} (${error.message})`);
-  }
-}
-
-async function bootFromFiles(loadPyodide, options) {
-  try {
-    return await loadPyodide(options);
+    return await load();
   } catch (error) {
     // Pyodide's own messages ("Program terminated with exit(1)") do not say what failed.
-    throw new Error(`the Python runtime did not load from ${options.indexURL} (${error.message})`);
+    throw new Error(`the Python runtime did not load from ${indexURL} (${error.message})`);
   }
 }
 

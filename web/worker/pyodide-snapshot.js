@@ -41,7 +41,7 @@ export async function snapshotStore({ version, indexURL, lockFileURL }) {
 }
 
 /** The cache key: an address that changes with anything a booted Pyodide depends on. */
-export function snapshotKey({ version, indexURL, lockFileURL }) {
+function snapshotKey({ version, indexURL, lockFileURL }) {
   const key = new URL("booted-pyodide.snapshot", lockFileURL);
   key.search = new URLSearchParams({ pyodide: version, indexURL, lockFileURL }).toString();
   return key.href;
