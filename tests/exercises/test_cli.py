@@ -11,7 +11,7 @@ import pytest
 
 from scratchgrad.exercises import EXERCISES, export, parse
 from scratchgrad.exercises.cli import main
-from scratchgrad.exercises.pieces import by_id
+from scratchgrad.exercises.registry import by_id
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 

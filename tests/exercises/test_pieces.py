@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from scratchgrad.exercises import EXERCISES, check, describe
-from scratchgrad.exercises.pieces import UnknownExerciseError, by_id
+from scratchgrad.exercises.registry import UnknownExerciseError, by_id
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 WRONG = [(exercise.id, wrong) for exercise in EXERCISES for wrong in exercise.wrong]

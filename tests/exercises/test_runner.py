@@ -9,7 +9,7 @@ import pytest
 
 import scratchgrad.exercises
 from scratchgrad.exercises import EXERCISES, check
-from scratchgrad.exercises.pieces import by_id
+from scratchgrad.exercises.registry import by_id
 
 FOREVER = "\nwhile True:\n    pass\n"
 TEN_MEGABYTES = "\nprint('x' * 10_000_000)\nfor _ in range(1000):\n    print('y' * 1000)\n"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from scratchgrad.exercises.pieces import EXERCISES, UnknownExerciseError, by_id
+from scratchgrad.exercises.registry import EXERCISES, UnknownExerciseError, by_id
 from scratchgrad.exercises.report import Report
 from scratchgrad.exercises.runner import DEFAULT_TIME_LIMIT, check, earlier_pieces
 from scratchgrad.exercises.workfile import WorkFileError, export, parse

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from scratchgrad.exercises import check_all, export, parse
-from scratchgrad.exercises.pieces import EXERCISES, UnknownExerciseError, by_id
+from scratchgrad.exercises.registry import EXERCISES, UnknownExerciseError, by_id
 from scratchgrad.exercises.report import Report
 from scratchgrad.exercises.runner import DEFAULT_TIME_LIMIT, check
 from scratchgrad.exercises.sandbox import TimeLimitExceeded

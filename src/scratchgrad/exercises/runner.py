@@ -14,7 +14,7 @@ import traceback
 from collections.abc import Mapping
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
-from scratchgrad.exercises.pieces import EXERCISES, by_id
+from scratchgrad.exercises.registry import EXERCISES, by_id
 from scratchgrad.exercises.report import CheckLine, CodeError, PieceUse, Report
 from scratchgrad.exercises.sandbox import READER_FILE_PREFIX, Sandbox, TimeLimitExceeded, reader_filename
 

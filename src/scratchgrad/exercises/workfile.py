@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from scratchgrad.exercises.pieces import EXERCISES
+from scratchgrad.exercises.registry import EXERCISES
 
 __all__ = ["WorkFileError", "export", "parse"]
 

@@ -1,9 +1,8 @@
-"""The exercises, in the order of the story: one folder each (see `scratchgrad.exercises.exercise`)."""
+"""The exercises, in the order of the story (each one a folder of `scratchgrad.exercises._pieces`)."""
 
 from __future__ import annotations
 
-from scratchgrad.exercises.exercise import Exercise
-from scratchgrad.exercises.pieces import (
+from scratchgrad.exercises._pieces import (
     accumulate,
     backprop_by_hand,
     backward,
@@ -19,6 +18,7 @@ from scratchgrad.exercises.pieces import (
     training,
     value_graph,
 )
+from scratchgrad.exercises.exercise import Exercise
 
 __all__ = ["EXERCISES", "UnknownExerciseError", "by_id"]
 
