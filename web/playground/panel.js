@@ -46,9 +46,9 @@ export class PlaygroundPanel {
   /**
    * @param {HTMLElement} element a div.sg-playground (data-preset, data-settings, data-compact,
    *   data-controls: see notes/playground-embed.md)
-   * @param {{client: PlaygroundClient, runtime: object | null}} services
+   * @param {{worker: object, runtime: object | null}} services the playground's worker (playgrounds.js)
    */
-  constructor(element, { client, runtime }) {
+  constructor(element, { worker: client, runtime }) {
     this.element = element;
     this.full = !element.hasAttribute("data-compact");
     this.#client = client;
