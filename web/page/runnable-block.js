@@ -108,10 +108,6 @@ export class RunnableBlock {
     return lastLine.split(":")[0].trim().split(".").at(-1) === this.expect;
   }
 
-  focus() {
-    this.#editor?.focus();
-  }
-
   #report(result) {
     if (result.traceback) this.#output.error(result.traceback);
     if (result.outcome in OUTCOME_NOTES) this.#output.note(...OUTCOME_NOTES[result.outcome]);
