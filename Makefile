@@ -6,11 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 EXTRAS := test,graph,torch,docs
 
-.PHONY: help setup setup-web test lint unit pyodide-test docs docs-test browser-test serve bench bench-browser bench-playground clean
+.PHONY: help setup setup-web test lint js-format unit pyodide-test docs docs-test browser-test serve bench bench-browser bench-playground clean
 
 help:
 	@echo "make serve   set up .venv and node_modules, then serve the tutorial at http://127.0.0.1:8000"
 	@echo "make test    set up .venv and run every check (lint, unit, Pyodide, docs, browser)"
+	@echo "make js-format   format the JavaScript and CSS with Prettier (make lint checks it)"
 	@echo "make docs    build the site into site/ (strict: any warning or failing block is an error)"
 	@echo "make bench   speed benchmarks against micrograd (see benchmarks/README.md)"
 	@echo "make bench-browser   the in-browser runtime's start-up, first output and size"
@@ -58,8 +59,16 @@ $(PYODIDE_TOOLS)/.installed: Makefile
 
 setup-web: $(NODE_MODULES) $(PYODIDE_TOOLS)/.installed
 
-lint: setup
+# ruff for the Python; ESLint (eslint.config.mjs) and Prettier (.prettierrc.json) for the
+# JavaScript and CSS of web/ and hooks/.
+JS_SOURCES := web hooks/*.js eslint.config.mjs
+lint: setup $(NODE_MODULES)
 	$(BIN)/ruff check src tests benchmarks hooks web
+	node_modules/.bin/eslint --max-warnings=0 $(JS_SOURCES)
+	node_modules/.bin/prettier --check $(JS_SOURCES)
+
+js-format: $(NODE_MODULES)
+	node_modules/.bin/prettier --write $(JS_SOURCES)
 
 unit: setup
 	$(BIN)/python -m pytest --ignore=tests/pyodide --ignore=tests/test_docs.py --ignore=tests/test_hooks.py --ignore=tests/browser

@@ -122,13 +122,16 @@ export class RunnableBlock {
 
   #draw(dot, label) {
     const figure = this.#output.figure("graph", label);
-    const drawing = this.#graphs.render(dot, this.#drawingScale).then(
-      (svg) => figure.replaceChildren(svg),
-      (error) => {
-        figure.textContent = error.message;
-        figure.classList.add("sg-figure--failed");
-      },
-    ).finally(() => figure.removeAttribute("aria-busy"));
+    const drawing = this.#graphs
+      .render(dot, this.#drawingScale)
+      .then(
+        (svg) => figure.replaceChildren(svg),
+        (error) => {
+          figure.textContent = error.message;
+          figure.classList.add("sg-figure--failed");
+        },
+      )
+      .finally(() => figure.removeAttribute("aria-busy"));
     this.#drawings.push(drawing);
   }
 
