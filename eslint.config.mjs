@@ -1,5 +1,5 @@
-// ESLint for the site's JavaScript (`make lint`): web/ (page and workers, bundled by esbuild)
-// and hooks/*.js (Node scripts the build runs).
+// ESLint for the site's JavaScript (`make lint`): web/ (page and workers, bundled by esbuild),
+// hooks/*.js (Node scripts the build runs) and tests/web/ (Node's test runner).
 // Formatting is Prettier's (.prettierrc.json); these rules catch mistakes, not style.
 
 import js from "@eslint/js";
@@ -22,5 +22,9 @@ export default [
   {
     files: ["hooks/*.js"],
     languageOptions: { sourceType: "commonjs", globals: globals.node },
+  },
+  {
+    files: ["tests/web/**/*.mjs"],
+    languageOptions: { sourceType: "module", globals: { ...globals.node, ...globals.browser } },
   },
 ];
