@@ -6,11 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 EXTRAS := test,graph,torch,docs
 
-.PHONY: help setup setup-web test lint unit pyodide-test docs docs-test browser-test serve bench bench-browser bench-playground clean
+.PHONY: help setup setup-web test lint js-format unit js-test pyodide-test docs docs-test browser-test serve bench bench-browser bench-playground clean
 
 help:
 	@echo "make serve   set up .venv and node_modules, then serve the tutorial at http://127.0.0.1:8000"
-	@echo "make test    set up .venv and run every check (lint, unit, Pyodide, docs, browser)"
+	@echo "make test    set up .venv and run every check (lint, unit, JS unit, Pyodide, docs, browser)"
+	@echo "make js-format   format the JavaScript and CSS with Prettier (make lint checks it)"
 	@echo "make docs    build the site into site/ (strict: any warning or failing block is an error)"
 	@echo "make bench   speed benchmarks against micrograd (see benchmarks/README.md)"
 	@echo "make bench-browser   the in-browser runtime's start-up, first output and size"
@@ -58,11 +59,23 @@ $(PYODIDE_TOOLS)/.installed: Makefile
 
 setup-web: $(NODE_MODULES) $(PYODIDE_TOOLS)/.installed
 
-lint: setup
+# ruff for the Python; ESLint (eslint.config.mjs) and Prettier (.prettierrc.json) for the
+# JavaScript and CSS of web/, hooks/ and tests/web/.
+JS_SOURCES := web hooks/*.js tests/web eslint.config.mjs
+lint: setup $(NODE_MODULES)
 	$(BIN)/ruff check src tests benchmarks hooks web
+	node_modules/.bin/eslint --max-warnings=0 $(JS_SOURCES)
+	node_modules/.bin/prettier --check $(JS_SOURCES)
+
+js-format: $(NODE_MODULES)
+	node_modules/.bin/prettier --write $(JS_SOURCES)
 
 unit: setup
 	$(BIN)/python -m pytest --ignore=tests/pyodide --ignore=tests/test_docs.py --ignore=tests/test_hooks.py --ignore=tests/browser
+
+# The pure JavaScript modules of web/ under Node's own test runner; tests/web/ mirrors web/.
+js-test: $(NODE_MODULES)
+	node --test --test-reporter=spec $$(find tests/web -name '*.test.mjs' | sort)
 
 # The engine's tests inside Pyodide under Node, and the 1,000,000-node chain there.
 pyodide-test: setup $(NODE_MODULES) $(PYODIDE_WHEELS)/.downloaded
@@ -88,7 +101,7 @@ docs-test: setup setup-web
 browser-test: setup setup-web
 	$(BIN)/python -m pytest tests/browser
 
-test: lint unit pyodide-test docs-test browser-test
+test: lint unit js-test pyodide-test docs-test browser-test
 
 # The bench environment: micrograd 0.1.0 (PyPI) is installed here only, next to scratchgrad,
 # on the same Python 3.11 as .venv; its wheel is also unpacked inside Pyodide.

@@ -57,8 +57,8 @@ CACHE = ROOT / "build" / "site-runtime"
 ENTRY_POINTS = {
     "runner": WEB / "page" / "main.js",
     "python-worker": WEB / "worker" / "python-worker.js",
-    "graph-worker": WEB / "graph" / "graph-worker.js",
-    "playground-worker": WEB / "playground" / "playground-worker.js",
+    "graph-worker": WEB / "worker" / "graph-worker.js",
+    "playground-worker": WEB / "worker" / "playground-worker.js",
 }
 EARLY_START = WEB / "boot" / "early-start.js"
 PYODIDE_RUNTIME_FILES = (

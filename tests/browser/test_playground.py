@@ -228,7 +228,7 @@ def model_with(layers: list[dict]) -> MLP:
 
 
 def classify(outputs) -> tuple[int, float]:
-    """The class and sureness the picture shows (web/playground/boundary.js: classify)."""
+    """The class and sureness the picture shows (web/worker/boundary.js: classify)."""
     if not isinstance(outputs, list):
         return int(outputs > 0), math.tanh(abs(outputs) / 2)
     best = max(range(len(outputs)), key=lambda k: (outputs[k], -k))

@@ -1,11 +1,14 @@
-// Draws DOT text as an inline SVG element, using the Graphviz worker (started on first use).
+// Draws DOT text as an inline SVG element, using the graph drawing worker
+// (../worker/graph-worker.js, started on first use).
 //
 // The SVG is Graphviz's output for DOT that the engine wrote, but the labels carry the
 // reader's strings, so it is parsed as XML and pruned to drawing elements before it joins
 // the page: no script, no event handler, no link can come through.
 
-import { workerFailure } from "../runtime/worker-failures.js";
+import { WorkerClient } from "../runtime/worker-client.js";
 
+const GRAPH_WORKER = "the graph drawing worker";
+// prettier-ignore
 const DRAWING_ELEMENTS = new Set([
   "svg", "g", "title", "desc", "path", "polygon", "polyline", "ellipse", "circle",
   "rect", "line", "text", "tspan", "defs", "lineargradient", "radialgradient", "stop",
@@ -13,9 +16,7 @@ const DRAWING_ELEMENTS = new Set([
 
 export class GraphRenderer {
   #workerURL;
-  #worker = null;
-  #pending = new Map();
-  #nextId = 1;
+  #client = null;
 
   constructor(workerURL) {
     this.#workerURL = workerURL;
@@ -25,29 +26,23 @@ export class GraphRenderer {
    * Resolve with a sanitized <svg> element for `dot`, its size times `scale` (the build draws
    * graphs smaller than Graphviz's natural size); reject with a message for the reader.
    */
-  render(dot, scale = 1) {
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, ({ svg, error }) => {
-        this.#pending.delete(id);
-        if (error) reject(new Error(error));
-        else resolve(scaled(sanitizedSvg(svg), scale));
-      });
-      this.#ensureWorker().postMessage({ id, dot });
-    });
+  async render(dot, scale = 1) {
+    const { svg } = await this.#worker().request("draw", { dot });
+    return scaled(sanitizedSvg(svg), scale);
   }
 
-  #ensureWorker() {
-    if (!this.#worker) {
-      this.#worker = new Worker(this.#workerURL, { type: "module" });
-      this.#worker.onmessage = ({ data }) => this.#pending.get(data.id)?.(data);
-      this.#worker.onerror = (event) => {
-        const message = workerFailure("the graph drawing worker", event, this.#workerURL);
-        for (const answer of this.#pending.values()) answer({ error: message });
-        this.#worker = null;
-      };
+  #worker() {
+    if (!this.#client) {
+      const client = new WorkerClient(this.#workerURL, {
+        name: GRAPH_WORKER,
+        onError: () => {
+          client.terminate();
+          if (this.#client === client) this.#client = null; // the next drawing starts a fresh worker
+        },
+      });
+      this.#client = client;
     }
-    return this.#worker;
+    return this.#client;
   }
 }
 

@@ -108,10 +108,6 @@ export class RunnableBlock {
     return lastLine.split(":")[0].trim().split(".").at(-1) === this.expect;
   }
 
-  focus() {
-    this.#editor?.focus();
-  }
-
   #report(result) {
     if (result.traceback) this.#output.error(result.traceback);
     if (result.outcome in OUTCOME_NOTES) this.#output.note(...OUTCOME_NOTES[result.outcome]);
@@ -126,13 +122,16 @@ export class RunnableBlock {
 
   #draw(dot, label) {
     const figure = this.#output.figure("graph", label);
-    const drawing = this.#graphs.render(dot, this.#drawingScale).then(
-      (svg) => figure.replaceChildren(svg),
-      (error) => {
-        figure.textContent = error.message;
-        figure.classList.add("sg-figure--failed");
-      },
-    ).finally(() => figure.removeAttribute("aria-busy"));
+    const drawing = this.#graphs
+      .render(dot, this.#drawingScale)
+      .then(
+        (svg) => figure.replaceChildren(svg),
+        (error) => {
+          figure.textContent = error.message;
+          figure.classList.add("sg-figure--failed");
+        },
+      )
+      .finally(() => figure.removeAttribute("aria-busy"));
     this.#drawings.push(drawing);
   }
 

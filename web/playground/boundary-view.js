@@ -7,7 +7,6 @@
 
 import { fitCanvas, rgba, themeColors } from "./canvas.js";
 
-
 export class BoundaryView {
   #canvas;
   #view = null;
@@ -64,13 +63,7 @@ export class BoundaryView {
     context.strokeStyle = colors.background;
     this.#view.points.forEach(([x, y], i) => {
       context.beginPath();
-      context.arc(
-        ((x - xMin) / (xMax - xMin)) * width,
-        ((yMax - y) / (yMax - yMin)) * height,
-        radius,
-        0,
-        2 * Math.PI,
-      );
+      context.arc(((x - xMin) / (xMax - xMin)) * width, ((yMax - y) / (yMax - yMin)) * height, radius, 0, 2 * Math.PI);
       context.fillStyle = colors.classes[this.#view.labels[i]];
       context.fill();
       context.stroke();
@@ -103,7 +96,11 @@ export class BoundaryView {
       context.stroke();
       context.setLineDash([]);
       context.fillStyle = colors.foreground;
-      context.fillText(`x${i + 1}: ${Number.isFinite(score) ? score.toFixed(2) : "?"}`, i * slot + slot / 2, height - 2);
+      context.fillText(
+        `x${i + 1}: ${Number.isFinite(score) ? score.toFixed(2) : "?"}`,
+        i * slot + slot / 2,
+        height - 2,
+      );
     });
   }
 }

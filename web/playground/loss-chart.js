@@ -16,10 +16,6 @@ export class LossChart {
     this.#canvas = canvas;
   }
 
-  get length() {
-    return this.#losses.length;
-  }
-
   clear() {
     this.#losses = [];
     this.#accuracies = [];

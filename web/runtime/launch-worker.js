@@ -1,35 +1,39 @@
-// Starting the Python worker: create it and ask it to load Pyodide and the package.
+// Starting a Python worker: create it and ask it to load Pyodide and the package.
 //
-// A page with runnable blocks starts it from a tiny inline script at the top of its <head>
-// (../boot/early-start.js), before the browser has parsed the chapter or loaded runner.js;
-// PythonRuntime adopts that worker when runner.js arrives. Measured on a long chapter, the
-// worker is launched ~300 ms sooner (what that saves depends on spare cores and the network:
-// benchmarks/README.md). Any later start (a page reached by instant navigation, a restart)
-// launches from PythonRuntime directly.
+// Both Python workers start this way: the code blocks' (python-runtime.js) and the playground's
+// (../playground/playgrounds.js). A page with runnable blocks starts the code blocks' worker from
+// a tiny inline script at the top of its <head> (../boot/early-start.js), before the browser has
+// parsed the chapter or loaded runner.js; PythonRuntime adopts that launch when runner.js arrives.
+// Measured on a long chapter, the worker is launched ~300 ms sooner (what that saves depends on
+// spare cores and the network: benchmarks/README.md). Any later start (a page reached by instant
+// navigation, a restart) launches from PythonRuntime directly.
 
-import { requireWebAssembly, workerFailure } from "./worker-failures.js";
+import { WorkerClient } from "./worker-client.js";
+import { requireWebAssembly } from "./worker-failures.js";
 
 export const PYTHON_WORKER = "the Python worker";
-const START_REQUEST_ID = 0; // PythonRuntime numbers its own requests from 1
 const EARLY_LAUNCH = Symbol.for("scratchgrad.earlyLaunch");
 
 /**
- * Create the module worker and send it the "start" request.
- * Returns {files, worker, interruptBuffer, launchedAt, started}: `started` resolves with what
- * the worker reports ({pythonVersion, interruptible, startupMs, bootedFrom}) or rejects with the reason.
- * `interruptBuffer` (an Int32Array on a SharedArrayBuffer) exists only when the page is
- * cross-origin isolated: then Stop can interrupt Python instead of restarting it.
+ * Create the module worker `files.workerURL` and send it the "start" request.
+ * Returns {files, client, interruptBuffer, launchedAt, started}: `client` is the WorkerClient
+ * (null if the worker could not be created); `started` resolves with what the worker reports
+ * (the code blocks' worker: {pythonVersion, interruptible, startupMs, bootedFrom}) or rejects
+ * with the reason. With `interruptible`, `interruptBuffer` (an Int32Array on a SharedArrayBuffer)
+ * exists when the page is cross-origin isolated: then Stop can interrupt Python instead of
+ * restarting it.
+ * @param {{workerURL: string, indexURL: string, lockFileURL: string}} files absolute URLs
+ * @param {{name?: string, interruptible?: boolean, onNotice?: (message: object) => void}} options
  */
-export function launchPythonWorker(files) {
-  const launch = { files, worker: null, interruptBuffer: null, launchedAt: performance.now(), started: null };
+export function launchPythonWorker(files, { name = PYTHON_WORKER, interruptible = true, onNotice } = {}) {
+  const launch = { files, client: null, interruptBuffer: null, launchedAt: performance.now(), started: null };
   try {
     requireWebAssembly();
-    launch.interruptBuffer = globalThis.crossOriginIsolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
-    launch.worker = new Worker(files.workerURL, { type: "module" }); // throws on a file:// page
-    launch.started = answerToStart(launch.worker, files.workerURL);
-    launch.worker.postMessage({
-      id: START_REQUEST_ID,
-      type: "start",
+    if (interruptible && globalThis.crossOriginIsolated) {
+      launch.interruptBuffer = new Int32Array(new SharedArrayBuffer(4));
+    }
+    launch.client = new WorkerClient(files.workerURL, { name, onNotice });
+    launch.started = launch.client.request("start", {
       indexURL: files.indexURL,
       lockFileURL: files.lockFileURL,
       sharedInterruptBuffer: launch.interruptBuffer?.buffer ?? null,
@@ -41,18 +45,7 @@ export function launchPythonWorker(files) {
   return launch;
 }
 
-function answerToStart(worker, workerURL) {
-  return new Promise((resolve, reject) => {
-    worker.addEventListener("message", ({ data }) => {
-      if (data.id !== START_REQUEST_ID) return;
-      if (data.type === "done") resolve(data);
-      else reject(new Error(data.message));
-    });
-    worker.addEventListener("error", (event) => reject(new Error(workerFailure(PYTHON_WORKER, event, workerURL))));
-  });
-}
-
-/** Launch now and leave the launch for the page's PythonRuntime to adopt. */
+/** Launch the code blocks' worker now and leave the launch for the page's PythonRuntime to adopt. */
 export function launchEarly(files) {
   globalThis[EARLY_LAUNCH] = launchPythonWorker(files);
 }
@@ -64,6 +57,6 @@ export function adoptEarlyLaunch(files) {
   if (!launch) return null;
   const sameFiles = Object.keys(files).every((key) => launch.files[key] === files[key]);
   if (sameFiles) return launch;
-  launch.worker?.terminate();
+  launch.client?.terminate();
   return null;
 }

@@ -1,8 +1,8 @@
 // The page's side of the Python worker: one object that starts it, runs code in it and stops it.
 //
-// Every request is a message {id, type, ...}; the worker's answers carry the same id, and one
-// function (#request) matches them up — Pyodide's documented worker pattern. Runs are queued,
-// so "run all blocks above" and a click on Run during a run simply wait their turn.
+// Requests and answers go through the site's one WorkerClient (worker-client.js: Pyodide's
+// worker pattern, matched by id). Runs are queued, so "run all blocks above" and a click on Run
+// during a run simply wait their turn.
 //
 // Stop has two ways to end a run, chosen by what the browser allows:
 // - cross-origin isolated (COOP/COEP headers, or the coi-serviceworker): write SIGINT into a
@@ -12,8 +12,7 @@
 // Either way the run ends within STOP_DEADLINE_MS: code that swallows KeyboardInterrupt (or sits
 // in a call Pyodide cannot interrupt) gets the worker terminated too.
 
-import { PYTHON_WORKER, adoptEarlyLaunch, launchPythonWorker } from "./launch-worker.js";
-import { workerFailure } from "./worker-failures.js";
+import { adoptEarlyLaunch, launchPythonWorker } from "./launch-worker.js";
 
 export const STOP_DEADLINE_MS = 800;
 const SIGINT = 2;
@@ -28,10 +27,8 @@ export const STATUS = Object.freeze({
 
 export class PythonRuntime extends EventTarget {
   #options;
-  #worker = null;
+  #client = null; // the WorkerClient of the current worker
   #started = null;
-  #pending = new Map();
-  #nextId = 1;
   #status = STATUS.idle;
   #failure = null;
   #interruptBuffer = null;
@@ -108,29 +105,25 @@ export class PythonRuntime extends EventTarget {
     this.stop();
     if (this.#status === STATUS.failed) this.#replaceWorker();
     await this.start();
-    await this.#request("restart", {});
+    await this.#client.request("restart");
     this.#emit("restarted");
   }
 
   async #launch() {
     this.#setStatus(STATUS.loading);
+    const launch = adoptEarlyLaunch(this.#options) ?? launchPythonWorker(this.#options);
+    this.timings = { launchedAt: launch.launchedAt, readyAt: null };
+    this.#client = launch.client;
+    this.#interruptBuffer = launch.interruptBuffer;
     try {
-      const files = this.#options;
-      const launch = adoptEarlyLaunch(files) ?? launchPythonWorker(files);
-      this.timings = { launchedAt: launch.launchedAt, readyAt: null };
-      this.#worker = launch.worker;
-      this.#interruptBuffer = launch.interruptBuffer;
-      if (this.#worker) {
-        this.#worker.onmessage = ({ data }) => this.#pending.get(data.id)?.(data);
-        this.#worker.onerror = (event) => this.#failAll(workerFailure(PYTHON_WORKER, event, files.workerURL));
-      }
       this.info = await launch.started;
       this.timings.readyAt = performance.now();
       this.#setStatus(STATUS.ready);
     } catch (error) {
+      if (this.#client !== launch.client) throw error; // a worker replaced while it started
       this.#failure = `Python could not start: ${error.message}. Reload the page to try again.`;
       this.#setStatus(STATUS.failed);
-      throw new Error(this.#failure);
+      throw new Error(this.#failure, { cause: error });
     }
   }
 
@@ -147,10 +140,12 @@ export class PythonRuntime extends EventTarget {
     try {
       const answer = await new Promise((resolve) => {
         active.settle = resolve;
-        this.#request("run", { code, namespace, filename, graphs }, (message) => {
-          if (message.type === "output") onOutput(message.stream, message.text);
-          else if (message.type === "display") onDisplay(message.mimeType, message.data, message.label);
-        }).then(resolve, (error) => resolve({ failed: error }));
+        this.#client
+          .request("run", { code, namespace, filename, graphs }, (message) => {
+            if (message.type === "output") onOutput(message.stream, message.text);
+            else if (message.type === "display") onDisplay(message.mimeType, message.data, message.label);
+          })
+          .then(resolve, (error) => resolve({ failed: error }));
       });
       if (answer.outcome) return answer; // settled by #replaceWorker
       if (answer.failed?.fatal) {
@@ -168,37 +163,15 @@ export class PythonRuntime extends EventTarget {
     }
   }
 
-  /** The one function that pairs requests with answers by id. */
-  #request(type, payload, onMessage = () => {}) {
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, (message) => {
-        if (message.type === "done" || message.type === "failed") {
-          this.#pending.delete(id);
-          if (message.type === "done") resolve(message);
-          else reject(Object.assign(new Error(message.message), { fatal: message.fatal }));
-        } else {
-          onMessage(message);
-        }
-      });
-      this.#worker.postMessage({ id, type, ...payload });
-    });
-  }
-
-  #failAll(message) {
-    for (const answer of this.#pending.values()) answer({ type: "failed", message });
-  }
-
   /**
    * Terminate the worker (ending whatever it runs) and start a fresh one in the background.
    * `settlement`, if given, is the result of the run that was in progress.
    */
   #replaceWorker(settlement = null) {
     this.#generation += 1;
-    this.#worker?.terminate();
-    this.#worker = null;
+    this.#client?.terminate(); // its waiting requests fail; the run in progress is settled below
+    this.#client = null;
     const active = this.#activeRun;
-    this.#pending.clear();
     this.#started = null;
     this.#failure = null;
     this.#setStatus(STATUS.idle);

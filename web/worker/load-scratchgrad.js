@@ -2,7 +2,7 @@
 //
 // The wheel is listed in the site's own lock file (hooks/pyodide_runtime.py), so
 // loadPackage("scratchgrad") checks its integrity and needs no other host. The code blocks'
-// worker (python-worker.js) and the playground's worker (../playground/playground-worker.js)
+// worker (python-worker.js) and the playground's worker (playground-worker.js)
 // both start this way. Pyodide itself boots from the memory snapshot this browser saved on its
 // first visit when there is one (pyodide-snapshot.js), and from its files otherwise.
 
@@ -45,7 +45,7 @@ async function loadingFrom(indexURL, load) {
     return await load();
   } catch (error) {
     // Pyodide's own messages ("Program terminated with exit(1)") do not say what failed.
-    throw new Error(`the Python runtime did not load from ${indexURL} (${error.message})`);
+    throw new Error(`the Python runtime did not load from ${indexURL} (${error.message})`, { cause: error });
   }
 }
 

@@ -23,9 +23,7 @@ const namespaces = new Map();
 let currentRunId = null;
 
 const post = (message) => self.postMessage(message);
-const output = createOutputBatcher((stream, text) =>
-  post({ id: currentRunId, type: "output", stream, text }),
-);
+const output = createOutputBatcher((stream, text) => post({ id: currentRunId, type: "output", stream, text }));
 
 async function start({ indexURL, lockFileURL, sharedInterruptBuffer }) {
   const started = performance.now();
@@ -81,12 +79,8 @@ function run({ id, code, filename, namespace, graphs = [] }) {
 function restart() {
   for (const namespace of namespaces.values()) namespace.destroy();
   namespaces.clear();
-  const forgotten = runner.forget_modules_imported_since();
-  try {
-    return { forgotten: forgotten.toJs() };
-  } finally {
-    forgotten.destroy();
-  }
+  runner.forget_modules_imported_since().destroy(); // the page needs no list of the names
+  return {};
 }
 
 serveRequests({ start, run, restart });

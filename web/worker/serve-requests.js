@@ -1,4 +1,5 @@
-// The answering side of Pyodide's worker pattern, shared by the site's Python workers.
+// The answering side of Pyodide's worker pattern, shared by every worker of the site (the page's
+// side is ../runtime/worker-client.js).
 //
 // The page sends {id, type, ...}; the handler named `type` runs and its result comes back as
 // {id, type: "done", ...result}, or its error as {id, type: "failed", message, fatal}

@@ -12,9 +12,9 @@
 // two slices: stopping needs no interrupt, and the namespace is never lost. A slice that ends
 // in divergence (frame.note) or an error ({type: "stopped", panel, message}) ends the play.
 
-import { loadScratchgrad } from "../worker/load-scratchgrad.js";
-import { serveRequests } from "../worker/serve-requests.js";
 import { boundaryGrid } from "./boundary.js";
+import { loadScratchgrad } from "./load-scratchgrad.js";
+import { serveRequests } from "./serve-requests.js";
 
 const SLICE_MS = 50; // a slice, the grid and the page's drawing fit well within 100 ms: ≥ 10 views a second
 

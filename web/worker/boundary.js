@@ -1,7 +1,7 @@
 // The decision-boundary picture: what the network says at every cell of a grid over the plane.
 //
 // Python sends the network's current weights as plain numbers (Stepper.layers); this module
-// runs the forward pass over the grid in JavaScript. A 64×64 grid is 4,096 forward passes:
+// runs the forward pass over the grid in JavaScript, in the playground's worker (playground-worker.js). A 64×64 grid is 4,096 forward passes:
 // about 3 ms here, about 300 ms in Python under Pyodide — and the picture is redrawn ten times a
 // second while training runs. The arithmetic follows scratchgrad.playground.predict (each
 // neuron: act(b + Σ wᵢ·xᵢ), summed left to right), and the browser tests compare the two.
@@ -16,6 +16,7 @@ function sigmoid(z) {
 
 const ACTIVATIONS = {
   tanh: Math.tanh,
+  // not Math.max(z, 0): a NaN sum gives 0 here, as in Value.relu
   relu: (z) => (z > 0 ? z : 0),
   sigmoid,
   linear: (z) => z,
@@ -60,10 +61,7 @@ export function classify(outputs) {
 
 /** The centre of cell (row, column): row 0 is the top of the plane (largest y). */
 export function cellCentre([xMin, xMax, yMin, yMax], resolution, row, column) {
-  return [
-    xMin + ((column + 0.5) * (xMax - xMin)) / resolution,
-    yMax - ((row + 0.5) * (yMax - yMin)) / resolution,
-  ];
+  return [xMin + ((column + 0.5) * (xMax - xMin)) / resolution, yMax - ((row + 0.5) * (yMax - yMin)) / resolution];
 }
 
 /**
