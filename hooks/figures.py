@@ -145,29 +145,35 @@ def loss_curve(
 
 
 def function_plot(
-    f: Callable[[float], float],
+    f: Callable[[float], float] | Mapping[str, Callable[[float], float]],
     low: float,
     high: float,
     tangents: Mapping[float, float] | None = None,
     title: str = "",
 ) -> Figure:
-    """`f` drawn over [low, high]; ``tangents={x: slope}`` adds the line of that slope touching f at x."""
+    """`f` drawn over [low, high], or each function of {label: f} in its own colour.
+
+    ``tangents={x: slope}`` adds the line of that slope touching the (first) function at x.
+    """
+    curves = dict(f) if isinstance(f, Mapping) else {"": f}
+    first = next(iter(curves.values()))
     steps = 200
     xs = [low + (high - low) * i / steps for i in range(steps + 1)]
     with matplotlib.rc_context(STYLE):
         figure = Figure(figsize=(6.4, 3.6))
         axes = figure.add_subplot()
-        axes.plot(xs, [f(x) for x in xs], color=COLORS[0], linewidth=2)
+        for (label, curve), color in zip(curves.items(), COLORS * len(curves), strict=False):
+            axes.plot(xs, [curve(x) for x in xs], color=color, linewidth=2, label=label or None)
         reach = (high - low) / 6
-        for (x0, slope), color in zip((tangents or {}).items(), COLORS[1:] * 4, strict=False):
-            y0 = f(x0)
+        for (x0, slope), color in zip((tangents or {}).items(), COLORS[len(curves) :] * 4, strict=False):
+            y0 = first(x0)
             axes.plot(
                 [x0 - reach, x0 + reach], [y0 - slope * reach, y0 + slope * reach], color=color, linewidth=1.5
             )
             axes.plot([x0], [y0], "o", color=color, label=f"slope {slope:.4g} at x = {x0:.4g}")
         axes.set_xlabel("x")
-        axes.set_ylabel("f(x)")
-        if tangents:
+        axes.set_ylabel("f(x)" if len(curves) == 1 else "")
+        if tangents or len(curves) > 1:
             axes.legend(frameon=False)
         if title:
             axes.set_title(title)

@@ -102,6 +102,13 @@ def test_function_plot_draws_a_tangent_of_the_given_slope() -> None:
     assert (point.get_xdata()[0], point.get_ydata()[0]) == (0.5, 0.25)
 
 
+def test_function_plot_draws_one_labelled_curve_per_named_function() -> None:
+    figure = figures.function_plot({"x²": lambda x: x * x, "2x": lambda x: 2 * x}, -1.0, 1.0)
+    square, double = figure.axes[0].get_lines()
+    assert (square.get_label(), double.get_label()) == ("x²", "2x")
+    assert (square.get_ydata()[-1], double.get_ydata()[-1]) == (1.0, 2.0)
+
+
 def test_decision_boundary_colours_the_regions_a_model_predicts() -> None:
     xs = [[-1.0, 0.0], [1.0, 0.0], [-2.0, 1.0], [2.0, -1.0]]
     ys = [-1.0, 1.0, -1.0, 1.0]
