@@ -28,7 +28,9 @@ def _tanh(z: float) -> tuple[float, float]:
 
 
 def _relu(z: float) -> tuple[float, float]:
-    return (z, 1.0) if z > 0 else (0.0, 0.0)
+    if z > 0 or z != z:  # NaN stays NaN, with slope 1, as `Value.relu` and PyTorch
+        return z, 1.0
+    return (0.0 if z < 0 else z), 0.0
 
 
 def _sigmoid(z: float) -> tuple[float, float]:
