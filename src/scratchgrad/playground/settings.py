@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
+from scratchgrad._checks import is_number, is_whole_number
 from scratchgrad.fused import ACTIVATIONS
 
 __all__ = [
@@ -136,7 +137,7 @@ class Settings:
         if self.optimizer == "adam" and self.decay:
             found["decay"] = "Adam sizes its own steps: set decay to 0, or pick sgd or momentum"
         batch, count = self.batch_size, self.point_count
-        if isinstance(batch, int) and not isinstance(batch, bool) and batch > count > 0:
+        if is_whole_number(batch) and batch > count > 0:
             found["batch_size"] = f"{batch} is more than the {count} points of this data set"
         return found
 
@@ -213,8 +214,7 @@ class Field:
 
     def _check_number(self, value: Any) -> str | None:
         whole = self.kind in ("int", "batch")
-        kinds = (int,) if whole else (int, float)
-        if isinstance(value, bool) or not isinstance(value, kinds):
+        if not (is_whole_number(value) if whole else is_number(value)):
             return f"must be a {'whole number' if whole else 'number'}, got {value!r}"
         if not math.isfinite(value):
             return f"must be a finite number, got {value!r}"
@@ -242,7 +242,7 @@ def _number(x: float) -> str:
 
 
 def _check_layers(layers: Any) -> str | None:
-    if not isinstance(layers, tuple) or any(isinstance(n, bool) or not isinstance(n, int) for n in layers):
+    if not isinstance(layers, tuple) or not all(map(is_whole_number, layers)):
         return f"must be whole numbers of neurons separated by commas, got {layers!r}"
     if len(layers) > MAX_LAYERS:
         return f"at most {MAX_LAYERS} hidden layers{_TOO_SLOW}, got {len(layers)}"
