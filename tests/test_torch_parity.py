@@ -7,11 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scratchgrad import Value
-from scratchgrad.datasets import moons
+from scratchgrad import Value, micrograd_demo
 from scratchgrad.gradcheck import relative_error
 from scratchgrad.losses import binary_cross_entropy, hinge, mse, softmax_cross_entropy
-from scratchgrad.nn import MLP
 from scratchgrad.optim import SGD, Adam
 from strategies import gradient_examples, reals, vectors
 
@@ -221,7 +219,7 @@ def torch_w1_loss(layers, xs, ys):
             h = torch.relu(h)
     scores = h.squeeze(1)
     penalty = sum((t * t).sum() for layer in layers for t in layer)
-    return torch.relu(1 - tensor(ys, grad=False) * scores).mean() + 1e-4 * penalty
+    return torch.relu(1 - tensor(ys, grad=False) * scores).mean() + micrograd_demo.L2 * penalty
 
 
 def in_scratchgrad_order(layers):
@@ -235,16 +233,16 @@ def in_scratchgrad_order(layers):
 
 
 def w1_start():
-    """W1's data and model (moons seed 0, initial weights seed 1), and a torch copy of the model."""
-    xs, ys = moons(n=100, noise=0.1, seed=0)
-    model = MLP(2, [16, 16, 1], activation="relu", output_activation="linear", rng=1)
+    """W1's data and model (initial weights seed 1), and a torch copy of the model."""
+    xs, ys = micrograd_demo.data()
+    model = micrograd_demo.network(rng=1)
     return xs, ys, model, torch_copy(model)
 
 
 @needs_torch
 def test_w1_first_step_gradients_match_pytorch():
     xs, ys, model, layers = w1_start()
-    loss = hinge([model(x) for x in xs], ys, l2=1e-4, parameters=model.parameters())
+    loss = micrograd_demo.loss_function(model)([model(x) for x in xs], ys)
     their_loss = torch_w1_loss(layers, xs, ys)
     loss.backward()
     their_loss.backward()
@@ -257,11 +255,11 @@ def test_w1_first_step_gradients_match_pytorch():
 @needs_torch
 def test_w1_loss_trajectory_matches_pytorch_sgd():
     xs, ys, model, layers = w1_start()
-    optimizer = SGD(model.parameters(), lr=1.0, schedule=lambda k: 1.0 - 0.9 * k / 100)
-    their_optimizer = torch.optim.SGD([t for layer in layers for t in layer], lr=1.0)
+    loss_function, optimizer = micrograd_demo.loss_function(model), micrograd_demo.optimizer(model)
+    their_optimizer = torch.optim.SGD([t for layer in layers for t in layer], lr=micrograd_demo.LEARNING_RATE)
     ours, theirs = [], []
     for k in range(3):
-        loss = hinge([model(x) for x in xs], ys, l2=1e-4, parameters=model.parameters())
+        loss = loss_function([model(x) for x in xs], ys)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
@@ -269,7 +267,7 @@ def test_w1_loss_trajectory_matches_pytorch_sgd():
         their_loss = torch_w1_loss(layers, xs, ys)
         their_optimizer.zero_grad()
         their_loss.backward()
-        their_optimizer.param_groups[0]["lr"] = 1.0 - 0.9 * k / 100
+        their_optimizer.param_groups[0]["lr"] = micrograd_demo.learning_rate(k)
         their_optimizer.step()
         theirs.append(their_loss.item())
     assert_close(ours, theirs)

@@ -21,7 +21,7 @@ HOST_ONLY_PATHS = {
     "tests/test_hooks.py": "the site's MkDocs hooks (MkDocs, Markdown extensions, matplotlib)",
 }
 HOST_ONLY_TESTS = {
-    "tests/test_playground.py::test_the_generated_program_runs_unchanged_in_a_fresh_cpython": (
+    "tests/playground/test_program.py::test_the_generated_program_runs_unchanged_in_a_fresh_cpython": (
         "starts a CPython subprocess; Pyodide cannot start processes"
     ),
 }

@@ -114,6 +114,8 @@ def _optimizer_call(settings: Settings) -> str:
     arguments = [f"lr={lr!r}"]
     if settings.optimizer == "momentum":
         arguments.append("momentum=0.9")
-    if settings.decay:
+    if settings.decay and settings.schedule == "linear":
+        arguments.append(f"schedule=lambda k: max({lr!r} * (1 - {settings.decay!r} * k), 0.0)")
+    elif settings.decay:
         arguments.append(f"schedule=lambda k: {lr!r} / (1 + {settings.decay!r} * k)")
     return f"SGD(parameters, {', '.join(arguments)})"
