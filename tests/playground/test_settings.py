@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given
+from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from scratchgrad import micrograd_demo
@@ -196,6 +197,7 @@ valid_settings = st.builds(
 
 
 @given(valid_settings)
+@hypothesis_settings(deadline=None)  # the machine is shared: a slow example is not a wrong one
 def test_settings_survive_a_trip_through_the_url(settings):
     assert settings.problems() == {}
     assert from_query(to_query(settings)) == settings
