@@ -1,7 +1,8 @@
 """Workload W1, micrograd's demo, written once for each engine and timed side by side.
 
-W1: 100 two-moons points (noise 0.1), a 2-16-16-1 ReLU network with a linear output,
-loss = mean(relu(1 − y·score)) + 1e-4·Σp², full-batch SGD with lr = 1.0 − 0.9·k/100.
+W1 is `scratchgrad.micrograd_demo`: 100 two-moons points (noise 0.1), a 2-16-16-1 ReLU
+network with a linear output, loss = mean(relu(1 − y·score)) + 1e-4·Σp², full-batch SGD
+with lr = 1.0 − 0.9·k/100. Both engines take the data, sizes, penalty and schedule from there.
 
 The micrograd side is the loop of micrograd's demo notebook as it stands (inputs wrapped
 in Values, ``sum`` of Values). The scratchgrad side is the same computation written with
@@ -22,31 +23,17 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from scratchgrad.datasets import moons
+from scratchgrad import micrograd_demo
 from scratchgrad.engine import Value, topological_order
-from scratchgrad.losses import hinge
-from scratchgrad.nn import MLP
-from scratchgrad.optim import SGD
 
 STEPS = 20
 WEIGHT_SEED = 1337  # seeds Python's global `random` before either MLP draws its weights
-L2 = 1e-4
 TRAJECTORY_TOLERANCE = 1e-9  # largest relative difference allowed between the two loss curves
 
 
 cpu_clock: Callable[[], float] = time.process_time
 """Seconds of CPU time this process has used. Inside Pyodide `time.process_time` runs like a
 wall clock, so pyodide_w1.mjs puts Node's ``process.cpuUsage()`` here instead."""
-
-
-def data() -> tuple[list[list[float]], list[float]]:
-    """The 100 two-moons points and their ±1 labels, fed identically to both engines."""
-    return moons(n=100, noise=0.1, seed=0)
-
-
-def learning_rate(k: int) -> float:
-    """micrograd's demo schedule: 1.0 at step 0, decaying linearly by 0.9 over 100 steps."""
-    return 1.0 - 0.9 * k / 100
 
 
 class Training:
@@ -70,12 +57,12 @@ class ScratchgradTraining(Training):
 
     def __init__(self, xs: list[list[float]], ys: list[float]) -> None:
         self.xs, self.ys = xs, ys
-        self.model = MLP(2, [16, 16, 1], activation="relu", output_activation="linear")
-        self.optimizer = SGD(self.model.parameters(), lr=1.0, schedule=learning_rate)
+        self.model = micrograd_demo.network()
+        self.optimizer = micrograd_demo.optimizer(self.model)
+        self.loss_function = micrograd_demo.loss_function(self.model)
 
     def loss(self) -> Value:
-        scores = [self.model(x) for x in self.xs]
-        return hinge(scores, self.ys, l2=L2, parameters=self.model.parameters())
+        return self.loss_function([self.model(x) for x in self.xs], self.ys)
 
     def learn(self, loss: Value) -> None:
         self.optimizer.zero_grad()
@@ -90,7 +77,7 @@ class MicrogradTraining(Training):
         from micrograd import nn  # imported here: only the bench environment has micrograd
 
         self.xs, self.ys = xs, ys
-        self.model = nn.MLP(2, [16, 16, 1])
+        self.model = nn.MLP(2, [*micrograd_demo.HIDDEN, 1])
         self.k = 0
 
     def loss(self) -> Any:
@@ -100,13 +87,13 @@ class MicrogradTraining(Training):
         scores = list(map(self.model, inputs))
         losses = [(1 + -y * score).relu() for y, score in zip(self.ys, scores, strict=True)]
         data_loss = sum(losses) * (1.0 / len(losses))
-        reg_loss = L2 * sum(p * p for p in self.model.parameters())
+        reg_loss = micrograd_demo.L2 * sum(p * p for p in self.model.parameters())
         return data_loss + reg_loss
 
     def learn(self, loss: Any) -> None:
         self.model.zero_grad()
         loss.backward()
-        lr = learning_rate(self.k)
+        lr = micrograd_demo.learning_rate(self.k)
         for p in self.model.parameters():
             p.data -= lr * p.grad
         self.k += 1
@@ -117,7 +104,7 @@ ENGINES: dict[str, type[Training]] = {"micrograd": MicrogradTraining, "scratchgr
 
 def fresh(engine: str) -> Training:
     """`engine`'s W1 training from the seeded initial weights."""
-    xs, ys = data()
+    xs, ys = micrograd_demo.data()
     random.seed(WEIGHT_SEED)
     return ENGINES[engine](xs, ys)
 

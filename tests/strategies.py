@@ -32,3 +32,10 @@ def vectors(size: int, elements: st.SearchStrategy[float] | None = None) -> st.S
 
 sizes = st.integers(1, 5)
 """Lengths of weight vectors and input lists."""
+
+backward_passes = st.lists(
+    st.one_of(st.just("output"), st.just("zero_grad"), st.integers(0, 40)), min_size=2, max_size=5
+)
+"""What to do to one graph, in turn: ``"output"`` backpropagates from the output, a number k
+from the k-th node counted back from the newest (an input or a node in between), and
+``"zero_grad"`` sets the inputs' gradients to 0."""

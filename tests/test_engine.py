@@ -1,15 +1,20 @@
 """The Value engine: seed facts, operator coverage, errors, deep graphs."""
 
+import copy
 import gc
 import math
+import pickle
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from scratchgrad import Value
+from scratchgrad.datasets import four_points
 from scratchgrad.engine import topological_order
 from scratchgrad.gradcheck import check_gradients
+from scratchgrad.losses import mse
+from scratchgrad.nn import MLP
 from strategies import away_from_zero, gradient_examples, positives, reals
 
 
@@ -65,6 +70,223 @@ def test_second_backward_without_zeroing_doubles_gradients():
     b.backward()
     b.backward()
     assert a.grad == 4.0
+
+
+# -- repeated backward passes: PyTorch's rules -----------------------------------
+
+
+def test_second_backward_through_an_interior_node_gives_leaves_exactly_twice():
+    x = Value(1.5)
+    y = x * 2
+    z = y * 3
+    z.backward()
+    assert (x.grad, y.grad, z.grad) == (6.0, 3.0, 1.0)
+    z.backward()
+    assert x.grad == 12.0  # micrograd's design gives 18: y's 3 from the first pass is pushed again
+    assert (y.grad, z.grad) == (3.0, 1.0)  # in between: this pass's gradient; the root: its seed
+
+
+def test_each_pass_gives_interior_nodes_only_their_own_shares():
+    a, b, c = Value(2.0), Value(-3.0), Value(10.0)
+    ab = a * b
+    d = ab + c + ab  # ab is used twice: two shares per pass
+    for passes in (1, 2, 3):
+        d.backward()
+        assert ab.grad == 2.0
+        assert (a.grad, b.grad, c.grad) == (2 * b.data * passes, 2 * a.data * passes, 1.0 * passes)
+
+
+def test_zero_grad_then_backward_repeats_the_first_pass_exactly():
+    model = MLP(3, [4, 4, 1], rng=0)
+    xs, ys = four_points()
+    loss = mse([model(x) for x in xs], ys)
+    loss.backward()
+    first = [p.grad for p in model.parameters()]
+    model.zero_grad()
+    loss.backward()
+    assert [p.grad for p in model.parameters()] == first
+
+
+def test_backward_on_an_intermediate_node_then_on_the_root():
+    x = Value(1.5)
+    y = x * 2
+    z = y * 3
+    y.backward()
+    assert (x.grad, y.grad) == (2.0, 1.0)
+    z.backward()
+    assert (x.grad, y.grad, z.grad) == (2.0 + 6.0, 3.0, 1.0)  # PyTorch: the same 8 in x.grad
+
+
+def test_backward_on_a_leaf_accumulates_its_seed():
+    x = Value(4.0)
+    x.backward()
+    x.backward()
+    assert x.grad == 2.0  # as torch.tensor(4.0, requires_grad=True).backward() twice
+
+
+# -- NaN, infinities and signed zeros --------------------------------------------
+
+
+def test_relu_of_nan_is_nan_and_passes_the_gradient_on_as_pytorch_does():
+    a = Value(math.nan)
+    r = a.relu()
+    r.backward()
+    assert math.isnan(r.data)
+    assert a.grad == 1.0
+
+
+@pytest.mark.parametrize(
+    ("x", "out", "slope"), [(math.inf, math.inf, 1.0), (-math.inf, 0.0, 0.0), (0.0, 0.0, 0.0)]
+)
+def test_relu_at_infinities_and_zero(x, out, slope):
+    a = Value(x)
+    r = a.relu()
+    r.backward()
+    assert (r.data, a.grad) == (out, slope)
+
+
+def test_relu_of_negative_zero_keeps_its_sign():
+    assert math.copysign(1.0, Value(-0.0).relu().data) == -1.0  # max(-0.0, 0) in IEEE 754 and PyTorch
+
+
+@pytest.mark.parametrize(
+    "op", [Value.tanh, Value.sigmoid, Value.exp, Value.log, lambda a: a * 2 + 1, lambda a: a**2]
+)
+def test_nan_in_gives_nan_out(op):
+    assert math.isnan(op(Value(math.nan)).data)
+
+
+# -- micrograd's spellings ---------------------------------------------------------
+
+
+def test_micrograds_constructor_call_is_refused_with_the_right_call():
+    a, b = Value(1.0), Value(2.0)
+    with pytest.raises(TypeError, match="label") as refused:
+        Value(3.0, (a, b), "+")
+    message = str(refused.value)
+    assert "label=(" in message
+    assert 'Value(3.0, label="c")' in message
+    assert "write a + b" in message
+
+
+@pytest.mark.parametrize("label", [None, 3, ["a"]])
+def test_a_label_that_is_not_a_string_is_refused_at_construction(label):
+    with pytest.raises(TypeError, match=re_escape(f"label={label!r}")):
+        Value(1.0, label)
+
+
+def test_prev_is_a_read_only_view_of_children():
+    a, b = Value(1.0), Value(2.0)
+    c = a * b
+    assert c._prev == c.children == (a, b)
+    assert a._prev == ()
+    with pytest.raises(AttributeError):
+        c._prev = ()
+
+
+def test_micrograds_drawing_walk_runs_on_the_engine():
+    a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+    d = (a * b + 10).relu()
+    nodes, edges = trace(d)
+    assert len(nodes) == 5
+    assert len(edges) == 4
+    assert {(child._op, parent._op) for child, parent in edges} == {
+        ("*", "+ 10"),
+        ("", "*"),
+        ("+ 10", "relu"),
+    }
+
+
+def trace(root):
+    """micrograd's `trace` from its demo notebook, unchanged."""
+    nodes, edges = set(), set()
+
+    def build(v):
+        if v not in nodes:
+            nodes.add(v)
+            for child in v._prev:
+                edges.add((child, v))
+                build(child)
+
+    build(root)
+    return nodes, edges
+
+
+# -- copying and pickling ------------------------------------------------------------
+
+CHAIN_LENGTH = 10_000
+
+
+def chain(length=CHAIN_LENGTH):
+    """x0 * 1.0001 * 1.0001 ..., `length` times, after one backward pass: (x0, the output)."""
+    first = x = Value(1.0, label="x0")
+    for _ in range(length):
+        x = x * 1.0001
+    x.backward()
+    return first, x
+
+
+def first_input(node):
+    while node.children:
+        node = node.children[0]
+    return node
+
+
+def assert_same_graph(copy_, original):
+    ours, theirs = topological_order(copy_), topological_order(original)
+    assert len(ours) == len(theirs)
+    assert not {id(v) for v in ours} & {id(v) for v in theirs}
+    for mine, their in zip(ours, theirs, strict=True):
+        assert (mine.data, mine.grad, mine.label, mine.op, mine._local_grads) == (
+            their.data,
+            their.grad,
+            their.label,
+            their.op,
+            their._local_grads,
+        )
+
+
+def test_deepcopy_of_a_10000_node_chain_copies_every_node():
+    first, x = chain()
+    copied = copy.deepcopy(x)
+    assert_same_graph(copied, x)
+    copied.backward()  # the copy is a graph of its own: only its input accumulates
+    assert first_input(copied).grad == 2 * first.grad
+    assert first.grad == pytest.approx(1.0001**CHAIN_LENGTH)
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_pickle_of_a_10000_node_chain_works_in_every_protocol(protocol):
+    _, x = chain()
+    assert_same_graph(pickle.loads(pickle.dumps(x, protocol=protocol)), x)
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_a_models_parameters_pickle_and_copy_with_the_model(protocol):
+    model = MLP(3, [4, 4, 1], rng=0)
+    for restored in (pickle.loads(pickle.dumps(model, protocol=protocol)), copy.deepcopy(model)):
+        assert [p.data for p in restored.parameters()] == [p.data for p in model.parameters()]
+        assert restored([1.0, 2.0, 3.0]).data == model([1.0, 2.0, 3.0]).data
+
+
+def test_values_shared_by_a_graph_and_a_list_stay_shared_after_pickling():
+    a, b = Value(2.0), Value(3.0)
+    c = a * b + a
+    for objects in ([a, c], [c, a]):
+        restored = pickle.loads(pickle.dumps(objects))
+        restored_a, restored_c = restored if objects[0] is a else restored[::-1]
+        product, reused = restored_c.children
+        assert product.children[0] is restored_a
+        assert reused is restored_a
+
+
+def test_copy_copy_shares_the_children():
+    a, b = Value(2.0), Value(3.0)
+    c = a * b
+    shallow = copy.copy(c)
+    assert shallow is not c
+    assert shallow.children[0] is a
+    assert (shallow.data, shallow.op) == (c.data, c.op)
 
 
 @pytest.mark.parametrize(

@@ -95,6 +95,28 @@ def test_relu_that_is_off_passes_no_gradient():
     assert (out.data, weights[0].grad, x.grad, bias.grad) == (0.0, 0.0, 0.0, 0.0)
 
 
+@pytest.mark.parametrize("activation", sorted(ACTIVATIONS))
+def test_a_nan_input_gives_a_nan_neuron_with_the_basic_ops_gradients(activation):
+    fused_w, basic_w = [Value(0.5)], [Value(0.5)]
+    fused_b, basic_b = Value(0.1), Value(0.1)
+    fused = activated_sum(fused_w, [math.nan], fused_b, activation)
+    basic = neuron_from_basic_ops(basic_w, [math.nan], basic_b, activation)
+    fused.backward()
+    basic.backward()
+    assert math.isnan(fused.data)
+    assert math.isnan(basic.data)
+    same = [(a.grad, b.grad) for a, b in ((fused_w[0], basic_w[0]), (fused_b, basic_b))]
+    assert all(a == b or (math.isnan(a) and math.isnan(b)) for a, b in same), same
+
+
+def test_relu_neuron_of_nan_passes_the_gradient_on():
+    weights, bias = [Value(2.0)], Value(0.0)
+    out = activated_sum(weights, [math.nan], bias, "relu")
+    out.backward()
+    assert math.isnan(out.data)
+    assert bias.grad == 1.0  # PyTorch's relu at NaN: NaN out, slope 1
+
+
 def test_layer_gradient_accumulates_on_the_shared_inputs():
     rows = [[Value(0.5), Value(-1.0)], [Value(2.0), Value(0.25)]]
     x = [Value(1.0), Value(3.0)]

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from scratchgrad import Value
+from scratchgrad import Value, nn
 from scratchgrad.gradcheck import check_gradients
 from scratchgrad.nn import MLP, Layer, Neuron
 from strategies import activations, gradient_examples, vectors
@@ -141,13 +141,39 @@ def test_reprs_name_the_shape_and_activation():
         (lambda: Neuron(2.5), ValueError, "Neuron needs nin to be a whole number ≥ 1, got nin=2.5"),
         (lambda: Neuron(2, "softmax"), ValueError, "unknown activation 'softmax'; choose from tanh, relu"),
         (lambda: MLP(2, [1], output_activation="step"), ValueError, "unknown activation 'step'"),
+        (lambda: Neuron(2, False), TypeError, "for micrograd's nonlin=False write activation='linear'"),
+        (lambda: Layer(2, 3, True), TypeError, "for micrograd's nonlin=True write activation='relu'"),
+        (lambda: Neuron(2, "relu", nonlin=True), TypeError, "got nonlin=True and activation='relu'"),
+        (lambda: Layer(2, 3, nonlin=1), TypeError, "got nonlin=1 and activation='tanh': give one of them"),
         (
             lambda: MLP(2, [1], rng="seed"),
             TypeError,
-            "rng must be a random.Random, an int seed or None, got str",
+            "MLP needs rng to be a random.Random, an int seed or None, got str 'seed'",
         ),
     ],
 )
 def test_bad_input_raises_error_naming_the_problem(call, error, words):
     with pytest.raises(error, match=re.escape(words)):
         call()
+
+
+@pytest.mark.parametrize(("nonlin", "activation"), [(True, "relu"), (False, "linear")])
+def test_micrograds_nonlin_keyword_means_what_it_means_in_micrograd(nonlin, activation):
+    assert Neuron(3, nonlin=nonlin, rng=0).activation == activation
+    layer = Layer(3, 2, nonlin=nonlin, rng=0)
+    assert [n.activation for n in layer.neurons] == [activation, activation]
+
+
+def test_nonlin_layer_computes_what_the_named_activation_computes():
+    x = [1.0, -2.0, 0.5]
+    micrograd_style = Layer(3, 4, nonlin=True, rng=3)(x)
+    named = Layer(3, 4, "relu", rng=3)(x)
+    assert [v.data for v in micrograd_style] == [v.data for v in named]
+
+
+def test_an_mlp_checks_its_inputs_once_per_forward_pass(monkeypatch):
+    checks = []
+    original = nn._check_inputs
+    monkeypatch.setattr(nn, "_check_inputs", lambda *args: checks.append(args[2]) or original(*args))
+    MLP(3, [4, 4, 1], rng=0)([1.0, 2.0, 3.0])
+    assert checks == ["MLP"]

@@ -1,5 +1,6 @@
 """PyTorch as a second opinion: the same graphs in float64 give the same gradients to 1e-9."""
 
+import math
 import os
 import sys
 
@@ -7,13 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scratchgrad import Value
-from scratchgrad.datasets import moons
+from scratchgrad import Value, micrograd_demo
 from scratchgrad.gradcheck import relative_error
 from scratchgrad.losses import binary_cross_entropy, hinge, mse, softmax_cross_entropy
-from scratchgrad.nn import MLP
 from scratchgrad.optim import SGD, Adam
-from strategies import gradient_examples, reals, vectors
+from strategies import backward_passes, gradient_examples, reals, vectors
 
 
 def import_torch():
@@ -130,11 +129,16 @@ def valid_program(program, inputs):
 
 def run(program, inputs):
     """Apply the program to the inputs (Values or tensors); the output sums the last three nodes."""
+    return run_keeping_nodes(program, inputs)[-1]
+
+
+def run_keeping_nodes(program, inputs):
+    """Every node the program makes from the inputs (Values or tensors), the inputs first, the output last."""
     nodes = list(inputs)
     for name, i, j, c in program:
         nodes.append(OPS[name][0](*operands(nodes, i, j), c))
     last = nodes[-3:]
-    return last[0] + last[1] + last[2] if len(last) == 3 else last[-1]
+    return [*nodes, last[0] + last[1] + last[2] if len(last) == 3 else last[-1]]
 
 
 @needs_torch
@@ -152,6 +156,27 @@ def test_random_expression_graphs_match_pytorch(inputs, program):
 
 
 @needs_torch
+@gradient_examples
+@given(
+    inputs=vectors(3, reals(-2, 2)), program=st.lists(steps, min_size=1, max_size=20), passes=backward_passes
+)
+def test_repeated_backward_passes_on_random_graphs_match_pytorch(inputs, program, passes):
+    program = valid_program(program, inputs)
+    ours, theirs = [Value(x) for x in inputs], [tensor(x) for x in inputs]
+    our_nodes, their_nodes = run_keeping_nodes(program, ours), run_keeping_nodes(program, theirs)
+    for action in passes:
+        if action == "zero_grad":
+            for v, t in zip(ours, theirs, strict=True):
+                v.grad, t.grad = 0.0, None
+            continue
+        k = -1 if action == "output" else -1 - action % len(our_nodes)
+        our_nodes[k].backward()
+        their_nodes[k].backward(retain_graph=True)
+        assert our_nodes[k].grad == 1.0 or not our_nodes[k].children  # the seed of this pass
+        assert_close([v.grad for v in ours], torch_grads(theirs))
+
+
+@needs_torch
 def test_seed_tanh_neuron_matches_pytorch():
     numbers = [2.0, 0.0, -3.0, 1.0, 6.8813735870195432]
     x1, x2, w1, w2, b = ours = [Value(x) for x in numbers]
@@ -159,6 +184,96 @@ def test_seed_tanh_neuron_matches_pytorch():
     tx1, tx2, tw1, tw2, tb = theirs = [tensor(x) for x in numbers]
     torch.tanh(tx1 * tw1 + tx2 * tw2 + tb).backward()
     assert_close([v.grad for v in ours], torch_grads(theirs))
+
+
+# -- infinities, signed zeros and NaN ------------------------------------------------
+
+SPECIALS = [math.inf, -math.inf, 0.0, -0.0, math.nan]
+ORDINARY = [2.0, -0.5]
+
+UNARY = {
+    "-a": lambda a: -a,
+    "a + 1": lambda a: a + 1,
+    "1 - a": lambda a: 1 - a,
+    "a * 2": lambda a: a * 2,
+    "a / 2": lambda a: a / 2,
+    "2 / a": lambda a: 2 / a,
+    "a ** 2": lambda a: a**2,
+    "a ** 3": lambda a: a**3,
+    "a ** -1": lambda a: a**-1,
+    "a ** 0.5": lambda a: a**0.5,
+    "a ** 0": lambda a: a**0,
+    "2 ** a": lambda a: 2.0**a,
+    "exp": lambda a: a.exp(),
+    "log": lambda a: a.log(),
+    "tanh": lambda a: a.tanh(),
+    "sigmoid": lambda a: a.sigmoid(),
+    "relu": lambda a: a.relu(),
+}
+BINARY = {
+    "a + b": lambda a, b: a + b,
+    "a - b": lambda a, b: a - b,
+    "a * b": lambda a, b: a * b,
+    "a / b": lambda a, b: a / b,
+    "a ** b": lambda a, b: a**b,
+}
+# Where scratchgrad raises on purpose (a ValueError or ZeroDivisionError that names the
+# problem) and PyTorch returns inf or nan: outside the op's domain, or a division by zero.
+REFUSED = {
+    "2 / a": lambda a: a == 0,
+    "a ** -1": lambda a: a == 0,
+    "a ** 0.5": lambda a: a < 0,
+    "log": lambda a: a <= 0,
+    "a / b": lambda a, b: b == 0,
+    "a ** b": lambda a, b: a <= 0,  # d/db = a**b · ln a needs a > 0
+}
+TORCH_UNARY = {"exp": "exp", "log": "log", "tanh": "tanh", "sigmoid": "sigmoid", "relu": "relu"}
+
+
+def same_number(ours, theirs):
+    """Equal, or both NaN. 0.0 and -0.0 count as equal: a leaf's grad starts at +0.0 here and as
+    None in PyTorch, so adding a -0.0 share leaves +0.0 here and -0.0 there."""
+    return ours == theirs or (math.isnan(ours) and math.isnan(theirs)) or relative_error(ours, theirs) < 1e-15
+
+
+def torch_op(name, table):
+    op = table[name]
+    if name in TORCH_UNARY:
+        return lambda a: getattr(torch, TORCH_UNARY[name])(a)
+    return op
+
+
+def assert_matches_pytorch(name, table, numbers):
+    ours = [Value(x) for x in numbers]
+    theirs = [tensor(x) for x in numbers]
+    refused = REFUSED.get(name)
+    if refused is not None and refused(*numbers):
+        with pytest.raises((ValueError, ZeroDivisionError)):
+            table[name](*ours)
+        return
+    our_out, their_out = table[name](*ours), torch_op(name, table)(*theirs)
+    our_out.backward()
+    their_out.backward()
+    got = [our_out.data, *(v.grad for v in ours)]
+    expected = [their_out.item(), *torch_grads(theirs)]
+    if (name, *numbers) == ("a ** 0.5", -0.0):  # PyTorch takes x ** 0.5 as sqrt: sqrt(-0.0) = -0.0
+        expected = [0.0, math.inf]  # pow(-0.0, 0.5) = +0.0 in IEEE 754 and Python; slope +inf
+    assert all(map(same_number, got, expected)), f"{name} at {numbers}: ours {got}, PyTorch {expected}"
+
+
+@needs_torch
+@pytest.mark.parametrize("a", SPECIALS + ORDINARY)
+@pytest.mark.parametrize("name", UNARY)
+def test_every_unary_op_at_infinities_zeros_and_nan_matches_pytorch(name, a):
+    assert_matches_pytorch(name, UNARY, [a])
+
+
+@needs_torch
+@pytest.mark.parametrize("b", SPECIALS + ORDINARY)
+@pytest.mark.parametrize("a", SPECIALS + ORDINARY)
+@pytest.mark.parametrize("name", BINARY)
+def test_every_binary_op_at_infinities_zeros_and_nan_matches_pytorch(name, a, b):
+    assert_matches_pytorch(name, BINARY, [a, b])
 
 
 # -- losses -----------------------------------------------------------------------
@@ -221,7 +336,7 @@ def torch_w1_loss(layers, xs, ys):
             h = torch.relu(h)
     scores = h.squeeze(1)
     penalty = sum((t * t).sum() for layer in layers for t in layer)
-    return torch.relu(1 - tensor(ys, grad=False) * scores).mean() + 1e-4 * penalty
+    return torch.relu(1 - tensor(ys, grad=False) * scores).mean() + micrograd_demo.L2 * penalty
 
 
 def in_scratchgrad_order(layers):
@@ -235,16 +350,16 @@ def in_scratchgrad_order(layers):
 
 
 def w1_start():
-    """W1's data and model (moons seed 0, initial weights seed 1), and a torch copy of the model."""
-    xs, ys = moons(n=100, noise=0.1, seed=0)
-    model = MLP(2, [16, 16, 1], activation="relu", output_activation="linear", rng=1)
+    """W1's data and model (initial weights seed 1), and a torch copy of the model."""
+    xs, ys = micrograd_demo.data()
+    model = micrograd_demo.network(rng=1)
     return xs, ys, model, torch_copy(model)
 
 
 @needs_torch
 def test_w1_first_step_gradients_match_pytorch():
     xs, ys, model, layers = w1_start()
-    loss = hinge([model(x) for x in xs], ys, l2=1e-4, parameters=model.parameters())
+    loss = micrograd_demo.loss_function(model)([model(x) for x in xs], ys)
     their_loss = torch_w1_loss(layers, xs, ys)
     loss.backward()
     their_loss.backward()
@@ -257,11 +372,11 @@ def test_w1_first_step_gradients_match_pytorch():
 @needs_torch
 def test_w1_loss_trajectory_matches_pytorch_sgd():
     xs, ys, model, layers = w1_start()
-    optimizer = SGD(model.parameters(), lr=1.0, schedule=lambda k: 1.0 - 0.9 * k / 100)
-    their_optimizer = torch.optim.SGD([t for layer in layers for t in layer], lr=1.0)
+    loss_function, optimizer = micrograd_demo.loss_function(model), micrograd_demo.optimizer(model)
+    their_optimizer = torch.optim.SGD([t for layer in layers for t in layer], lr=micrograd_demo.LEARNING_RATE)
     ours, theirs = [], []
     for k in range(3):
-        loss = hinge([model(x) for x in xs], ys, l2=1e-4, parameters=model.parameters())
+        loss = loss_function([model(x) for x in xs], ys)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
@@ -269,7 +384,7 @@ def test_w1_loss_trajectory_matches_pytorch_sgd():
         their_loss = torch_w1_loss(layers, xs, ys)
         their_optimizer.zero_grad()
         their_loss.backward()
-        their_optimizer.param_groups[0]["lr"] = 1.0 - 0.9 * k / 100
+        their_optimizer.param_groups[0]["lr"] = micrograd_demo.learning_rate(k)
         their_optimizer.step()
         theirs.append(their_loss.item())
     assert_close(ours, theirs)

@@ -5,24 +5,12 @@ import re
 
 import pytest
 
-from scratchgrad import Value, train
+from scratchgrad import Value, micrograd_demo, train
 from scratchgrad.datasets import four_points, moons, spiral, xor
-from scratchgrad.losses import accuracy, hinge, mse, softmax_cross_entropy
+from scratchgrad.losses import accuracy, mse, softmax_cross_entropy
 from scratchgrad.nn import MLP
 from scratchgrad.optim import SGD, Adam
 from scratchgrad.train import History, StepRecord, Trainer, fit
-
-
-def w1_setup(data_seed=0, init_seed=1):
-    """Workload W1, micrograd's demo: moons, a ReLU net, hinge + L2, a decaying learning rate."""
-    xs, ys = moons(n=100, noise=0.1, seed=data_seed)
-    model = MLP(2, [16, 16, 1], activation="relu", output_activation="linear", rng=init_seed)
-    optimizer = SGD(model.parameters(), lr=1.0, schedule=lambda k: 1.0 - 0.9 * k / 100)
-
-    def loss(scores, targets):
-        return hinge(scores, targets, l2=1e-4, parameters=model.parameters())
-
-    return model, xs, ys, loss, optimizer
 
 
 def test_trainer_step_equals_the_hand_written_loop():
@@ -111,8 +99,10 @@ def test_spiral_is_learned_with_softmax_cross_entropy():
 
 @pytest.mark.slow
 def test_w1_reaches_full_training_accuracy_within_100_steps():
-    model, xs, ys, loss, optimizer = w1_setup()
-    history = fit(model, xs, ys, loss, optimizer, steps=100)
+    xs, ys = micrograd_demo.data()
+    model = micrograd_demo.network(rng=1)
+    loss, optimizer = micrograd_demo.loss_function(model), micrograd_demo.optimizer(model)
+    history = fit(model, xs, ys, loss, optimizer, steps=micrograd_demo.STEPS)
     assert accuracy([model(x) for x in xs], ys) == 1.0
     assert history.loss[-1] < history.loss[0] / 10
 

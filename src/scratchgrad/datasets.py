@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 import random
 
+from scratchgrad._checks import generator, non_negative, whole_number
+
 __all__ = ["circles", "four_points", "moons", "spiral", "xor"]
 
 Points = list[list[float]]
@@ -51,9 +53,9 @@ def moons(n: int = 100, noise: float = 0.1, seed: int = 0) -> tuple[Points, list
     standard deviation `noise`. The points come shuffled. With an odd `n`
     the lower moon has the extra point.
     """
-    _check_count(n, "moons", "n", minimum=2)
-    _check_noise(noise, "moons")
-    rng = _generator(seed, "moons")
+    whole_number(n, "moons", "n", minimum=2)
+    non_negative(noise, "moons", "noise", "a standard deviation")
+    rng = generator(seed, "moons")
     upper = [[math.cos(t), math.sin(t)] for t in _evenly_spaced(0.0, math.pi, n // 2)]
     lower = [[1.0 - math.cos(t), 0.5 - math.sin(t)] for t in _evenly_spaced(0.0, math.pi, n - n // 2)]
     return _noisy_shuffled(upper, lower, noise, rng)
@@ -68,11 +70,11 @@ def circles(
     standard deviation `noise`; the points come shuffled. With an odd `n` the
     inner circle has the extra point.
     """
-    _check_count(n, "circles", "n", minimum=2)
-    _check_noise(noise, "circles")
+    whole_number(n, "circles", "n", minimum=2)
+    non_negative(noise, "circles", "noise", "a standard deviation")
     if not 0 < factor < 1:
         raise ValueError(f"circles needs 0 < factor < 1 (inner radius / outer radius), got factor={factor!r}")
-    rng = _generator(seed, "circles")
+    rng = generator(seed, "circles")
 
     def ring(count: int, radius: float) -> Points:
         angles = _evenly_spaced(0.0, math.tau, count, include_stop=False)  # 2π would repeat angle 0
@@ -91,10 +93,10 @@ def spiral(
     (r sin angle, r cos angle). The points come shuffled. A linear model gets
     about 1/classes of them right; an MLP with softmax cross-entropy learns them.
     """
-    _check_count(n_per_class, "spiral", "n_per_class", minimum=1)
-    _check_count(classes, "spiral", "classes", minimum=2)
-    _check_noise(noise, "spiral")
-    rng = _generator(seed, "spiral")
+    whole_number(n_per_class, "spiral", "n_per_class")
+    whole_number(classes, "spiral", "classes", minimum=2)
+    non_negative(noise, "spiral", "noise", "a standard deviation")
+    rng = generator(seed, "spiral")
     examples = []
     for label in range(classes):
         for r in _evenly_spaced(0.0, 1.0, n_per_class):
@@ -119,19 +121,3 @@ def _noisy_shuffled(
     examples = [([c + rng.gauss(0.0, noise) for c in point], label) for point, label in examples]
     rng.shuffle(examples)
     return [x for x, _ in examples], [y for _, y in examples]
-
-
-def _check_count(n: object, owner: str, name: str, minimum: int) -> None:
-    if not isinstance(n, int) or isinstance(n, bool) or n < minimum:
-        raise ValueError(f"{owner} needs {name} to be a whole number ≥ {minimum}, got {name}={n!r}")
-
-
-def _check_noise(noise: object, owner: str) -> None:
-    if isinstance(noise, bool) or not isinstance(noise, (int, float)) or not 0 <= noise < math.inf:
-        raise ValueError(f"{owner} needs noise ≥ 0 (a standard deviation), got noise={noise!r}")
-
-
-def _generator(seed: object, owner: str) -> random.Random:
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise TypeError(f"{owner} needs an int seed, got {type(seed).__name__} {seed!r}")
-    return random.Random(seed)

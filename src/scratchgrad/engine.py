@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import math
 import sys
+import threading
 from numbers import Real
+from typing import Any, SupportsIndex
 
 __all__ = ["Value", "sigmoid", "topological_order"]
 
@@ -56,6 +58,8 @@ class Value:
     ) -> None:
         if type(data) is not float:
             data = _as_float(data)
+        if type(label) is not str:
+            _refuse_label(label)
         self.data = data
         self.grad = 0.0
         self.label = label
@@ -75,6 +79,11 @@ class Value:
     def op(self) -> str:
         """The operation that produced this Value (``""`` for an input)."""
         return self._op
+
+    @property
+    def _prev(self) -> tuple[Value, ...]:
+        """`children` under micrograd's name, read-only, so drawing code written for micrograd runs."""
+        return self._children
 
     # -- operations: forward value, then the local derivative of each child --
 
@@ -149,9 +158,11 @@ class Value:
 
     # --8<-- [start:value_relu]
     def relu(self) -> Value:
-        """max(0, a).  d/da = 1 where a > 0, else 0."""
-        positive = self.data > 0
-        return Value(self.data if positive else 0.0, "", (self,), (1.0 if positive else 0.0,), "relu")
+        """max(0, a).  d/da = 1 where a > 0, else 0; NaN stays NaN, with d/da = 1 (as in PyTorch)."""
+        x = self.data
+        if x > 0 or x != x:  # x != x only for NaN: a diverged run must not look like a quiet ReLU
+            return Value(x, "", (self,), (1.0,), "relu")
+        return Value(0.0 if x < 0 else x, "", (self,), (0.0,), "relu")  # keeps the sign of -0.0
 
     # --8<-- [end:value_relu]
 
@@ -205,21 +216,64 @@ class Value:
 
     # --8<-- [start:value_backward]
     def backward(self) -> None:
-        """Fill ``.grad`` of every Value this one depends on with d(self)/d(that).
+        """Add d(self)/d(leaf) to the ``.grad`` of every leaf this Value depends on.
 
-        Sets ``self.grad = 1`` (d self / d self), then visits nodes so that each
-        node comes before the Values it was made from, and pushes its gradient
-        to each child through the chain rule. Gradients *accumulate* with
-        ``+=``: a Value used twice receives a contribution from each use, and
-        a second ``backward()`` adds to the first unless grads are zeroed.
+        A leaf is a Value with no children: an input or a parameter. Each call
+        is one backward pass, with the same rules as PyTorch's:
+
+        * every Value in between (one with children) gets its gradient afresh:
+          it is set to 0, then receives exactly this pass's shares;
+        * ``self.grad`` becomes 1 (d self / d self), the seed of the pass;
+        * a leaf's gradient *accumulates*: this pass's shares are added to
+          what it held. So two calls leave every leaf with twice the
+          gradient, and ``zero_grad()`` before a call repeats the first
+          result exactly.
+
+        The walk visits nodes so that each comes before the Values it was made
+        from, and pushes its gradient to each child by the chain rule,
+        ``child.grad += local * node.grad``: a Value used twice receives a
+        share from each use.
         """
-        self.grad = 1.0
-        for node in reversed(topological_order(self)):
+        order = topological_order(self)
+        for node in order:
+            if node._children:
+                node.grad = 0.0
+        self.grad += 1.0  # 0 + 1 for an output; a leaf called on its own accumulates, as in PyTorch
+        for node in reversed(order):
             grad = node.grad
             for child, local in zip(node._children, node._local_grads, strict=True):
                 child.grad += local * grad
 
     # --8<-- [end:value_backward]
+
+    # -- copying and pickling ------------------------------------------------
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
+        """How `pickle` (every protocol) and `copy.deepcopy` rebuild this Value and its graph.
+
+        By default each Value would be stored inside the record of the Value made
+        from it: one nested call per level of the graph, a `RecursionError` a few
+        hundred levels down. So the first Value met lists every Value below it,
+        inputs first, ahead of its own record; each of those is stored when its
+        children already are, and the nesting stays one level deep at any depth.
+        """
+        pending = _pickling.__dict__.setdefault("pending", set())
+        record = self._record()
+        if not self._children or id(self) in pending:  # its children are stored already
+            pending.discard(id(self))
+            return _restored_value, ((), record)
+        below = topological_order(self)
+        below.pop()  # self, which comes last
+        _pickling.pending = {id(v) for v in below}
+        return _restored_value, ((*below, _EndOfGraph()), record)
+
+    def __copy__(self) -> Value:
+        """A new Value with the same data, grad, label and children (``copy.copy``)."""
+        return _restored_value((), self._record())
+
+    def _record(self) -> tuple[Any, ...]:
+        """Everything a Value holds, in the order `_restored_value` reads it."""
+        return self.data, self.grad, self.label, self._children, self._local_grads, self._op
 
     def __del__(self) -> None:
         _release_iteratively(self)
@@ -311,6 +365,22 @@ def _power_derivative(x: float, n: float) -> float:
     return n * _power(x, n - 1)
 
 
+def _refuse_label(label: object) -> None:
+    """A TypeError for a label that is not a string, with the call that was meant."""
+    if isinstance(label, str):
+        return
+    micrograd = ""
+    if isinstance(label, (tuple, list, set)):
+        micrograd = (
+            " This is micrograd's Value(data, _children, _op): here the second argument is the label,"
+            " and the operators build the graph (write a + b, not Value(3.0, (a, b), '+'))."
+        )
+    raise TypeError(
+        f"Value() takes a string as its label, got label={label!r} ({type(label).__name__}); "
+        f'name a Value with Value(3.0, label="c").{micrograd}'
+    )
+
+
 def _as_float(data: object) -> float:
     """`data` as a float, or a TypeError that says what was given instead."""
     if isinstance(data, Real):
@@ -323,6 +393,27 @@ def _operand(other: object, op: str) -> float:
     if type(other) is float or type(other) is int or isinstance(other, Real):
         return float(other)
     raise TypeError(f"unsupported operand for {op}: Value and {type(other).__name__} {other!r}")
+
+
+# Pickling a graph (`Value.__reduce_ex__`): the ids of the Values listed ahead of a
+# record, which are stored without listing what is below them again.
+_pickling = threading.local()
+
+
+def _restored_value(below: tuple[object, ...], record: tuple[Any, ...]) -> Value:
+    """The Value of a pickled `record`; `below`, its graph, has been restored already."""
+    data, grad, label, children, local_grads, op = record
+    value = Value(data, label, children, local_grads, op)
+    value.grad = grad
+    return value
+
+
+class _EndOfGraph:
+    """Stored after the Values below a record: forgets their ids (those stored before were skipped)."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        _pickling.__dict__.pop("pending", None)
+        return tuple, ()
 
 
 # Freeing a graph: when the last reference to the output goes, CPython frees

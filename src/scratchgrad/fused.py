@@ -15,7 +15,15 @@ from collections.abc import Callable, Sequence
 
 from scratchgrad.engine import Number, Value, _operand, sigmoid
 
-__all__ = ["ACTIVATIONS", "activated_sum", "activated_sums", "sum_of_squares", "total"]
+__all__ = [
+    "ACTIVATIONS",
+    "activated_sum",
+    "activated_sums",
+    "activation_function",
+    "neuron_nodes",
+    "sum_of_squares",
+    "total",
+]
 
 
 # --8<-- [start:tanh]
@@ -28,7 +36,9 @@ def _tanh(z: float) -> tuple[float, float]:
 
 
 def _relu(z: float) -> tuple[float, float]:
-    return (z, 1.0) if z > 0 else (0.0, 0.0)
+    if z > 0 or z != z:  # NaN stays NaN, with slope 1, as `Value.relu` and PyTorch
+        return z, 1.0
+    return (0.0 if z < 0 else z), 0.0
 
 
 def _sigmoid(z: float) -> tuple[float, float]:
@@ -82,9 +92,33 @@ def activated_sums(
     activation: str = "linear",
 ) -> list[Value]:
     """`activated_sum` for every neuron j of a layer, reading the inputs once."""
-    act = ACTIVATIONS.get(activation)
+    activation_function(activation)
+    for weights in weight_rows:
+        if len(weights) != len(inputs):
+            raise ValueError(f"activated_sum: {len(weights)} weights but {len(inputs)} inputs")
+    return neuron_nodes(weight_rows, biases, inputs, activation)
+
+
+def activation_function(name: str) -> Callable[[float], tuple[float, float]]:
+    """The activation called `name` (see `ACTIVATIONS`), or a ValueError that lists the names."""
+    act = ACTIVATIONS.get(name) if isinstance(name, str) else None
     if act is None:
-        raise ValueError(f"unknown activation {activation!r}; choose from {', '.join(ACTIVATIONS)}")
+        raise ValueError(f"unknown activation {name!r}; choose from {', '.join(ACTIVATIONS)}")
+    return act
+
+
+def neuron_nodes(
+    weight_rows: Sequence[Sequence[Value]],
+    biases: Sequence[Value],
+    inputs: Sequence[Value | Number],
+    activation: str,
+) -> list[Value]:
+    """`activated_sums` without its check of the lengths: every row must have one weight per input.
+
+    `scratchgrad.nn` checks the inputs once, where they enter a network, and
+    calls this for every layer.
+    """
+    act, op = activation_function(activation), _OP_LABELS[activation]
     kinds = set(map(type, inputs))
     if kinds == {Value}:  # a hidden layer: every input is a Value
         x_data = [x.data for x in inputs]
@@ -96,26 +130,46 @@ def activated_sums(
         x_data = [x.data if isinstance(x, Value) else _operand(x, "activated_sum") for x in inputs]
         value_inputs = tuple(x for x in inputs if isinstance(x, Value))
     return [
-        _neuron_node(weights, bias, x_data, inputs, value_inputs, act, activation)
+        _neuron_node(weights, bias, x_data, inputs, value_inputs, act, op)
         for weights, bias in zip(weight_rows, biases, strict=True)
     ]
 
 
 # --8<-- [start:neuron_node]
-def _neuron_node(weights, bias, x_data, inputs, value_inputs, act, activation):  # type: ignore[no-untyped-def]
-    if len(weights) != len(x_data):
-        raise ValueError(f"activated_sum: {len(weights)} weights but {len(x_data)} inputs")
+def _neuron_node(
+    weights: Sequence[Value],
+    bias: Value,
+    x_data: list[float],
+    inputs: Sequence[Value | Number],
+    value_inputs: tuple[Value, ...],
+    activation: Callable[[float], tuple[float, float]],
+    op: str,
+) -> Value:
+    """One neuron as one node: act(z) with z = b + Σ wᵢ·xᵢ, and all of its local derivatives.
+
+    Args:
+        weights: the neuron's weights w₁ … wₙ.
+        bias: its bias b.
+        x_data: the numbers x₁ … xₙ of its inputs, one per weight.
+        inputs: the inputs themselves, plain numbers or Values, in the same order.
+        value_inputs: the inputs that are Values: only they get an edge.
+        activation: z ↦ (act(z), act'(z)), e.g. ``ACTIVATIONS["tanh"]``.
+        op: the node's op text, e.g. ``"tanh(Σw·x+b)"``.
+
+    The children are the weights, the Value inputs and the bias, in this
+    order; their local derivatives are act'(z)·xᵢ, act'(z)·wᵢ and act'(z).
+    """
     w_data = [w.data for w in weights]
-    out, slope = act(bias.data + sum(map(operator.mul, w_data, x_data)))
+    out, slope = activation(bias.data + sum(map(operator.mul, w_data, x_data)))
     children = (*weights, *value_inputs, bias)
     if slope == 0.0:  # a ReLU that is off: every local derivative is 0
-        return Value(out, "", children, (0.0,) * len(children), _OP_LABELS[activation])
+        return Value(out, "", children, (0.0,) * len(children), op)
     if len(value_inputs) == len(x_data):
         d_dz = (*x_data, *w_data, 1.0)
     else:  # only Values get edges: keep the weights of the Value inputs
         d_dz = (*x_data, *(w for x, w in zip(inputs, w_data, strict=True) if isinstance(x, Value)), 1.0)
     local_grads = d_dz if slope == 1.0 else tuple([slope * d for d in d_dz])
-    return Value(out, "", children, local_grads, _OP_LABELS[activation])
+    return Value(out, "", children, local_grads, op)
 
 
 # --8<-- [end:neuron_node]

@@ -26,6 +26,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from scratchgrad._checks import is_number
 from scratchgrad.engine import Number, Value
 
 __all__ = [
@@ -177,7 +178,7 @@ def _groups(inputs: Sequence[Input]) -> tuple[list[list[float]], list[bool]]:
     for i, item in enumerate(inputs):
         items = item if isinstance(item, Sequence) else [item]
         for x in items:
-            if isinstance(x, bool) or not isinstance(x, (int, float)):
+            if not is_number(x):
                 raise TypeError(f"gradient check: input {i} must hold numbers, got {type(x).__name__} {x!r}")
         groups.append([float(x) for x in items])
         is_list.append(isinstance(item, Sequence))

@@ -13,6 +13,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from scratchgrad._checks import is_whole_number, non_negative
 from scratchgrad.engine import Number, Value, sigmoid
 from scratchgrad.fused import sum_of_squares, total
 
@@ -55,8 +56,7 @@ def hinge(
     for y in targets:
         if y not in (1, -1):
             raise ValueError(f"hinge needs targets of +1 or -1, got {y!r}")
-    if isinstance(l2, bool) or not isinstance(l2, (int, float)) or not 0 <= l2 < math.inf:
-        raise ValueError(f"hinge needs l2 ≥ 0 (the weight of the penalty), got l2={l2!r}")
+    non_negative(l2, "hinge", "l2", "the weight of the penalty")
     parameters = list(parameters)
     if l2 and not parameters:
         raise ValueError(
@@ -127,7 +127,7 @@ def _cross_entropy_row(row: Sequence[Value], label: int) -> Value:
         raise TypeError(
             f"softmax_cross_entropy needs each row to be a list of Values (one per class), got {row!r}"
         )
-    if isinstance(label, bool) or not isinstance(label, int) or not 0 <= label < len(row):
+    if not is_whole_number(label) or not 0 <= label < len(row):
         raise ValueError(f"softmax_cross_entropy: label {label!r} is not a class index 0 … {len(row) - 1}")
     z = [v.data for v in row]
     top = max(z)

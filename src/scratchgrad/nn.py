@@ -10,8 +10,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from scratchgrad._checks import generator, whole_number
 from scratchgrad.engine import Number, Value
-from scratchgrad.fused import ACTIVATIONS, activated_sums
+from scratchgrad.fused import activation_function, neuron_nodes
 
 __all__ = ["MLP", "Layer", "Module", "Neuron"]
 
@@ -46,21 +47,28 @@ class Neuron(Module):
     Args:
         nin: number of inputs.
         activation: ``"tanh"``, ``"relu"``, ``"sigmoid"`` or ``"linear"``.
+        nonlin: micrograd's spelling, also accepted: True is ``"relu"``, False ``"linear"``.
         rng: where the initial weights come from: a `random.Random`, an int
             seed, or None for Python's global `random` (seed it for repeatable runs).
     """
 
-    def __init__(self, nin: int, activation: str = "tanh", *, rng: random.Random | int | None = None) -> None:
-        _check_count(nin, "Neuron", "nin")
-        _check_activation(activation)
-        source = _generator(rng) or random  # None: the global generator behind random.uniform
+    def __init__(
+        self,
+        nin: int,
+        activation: str = "tanh",
+        *,
+        nonlin: bool | None = None,
+        rng: random.Random | int | None = None,
+    ) -> None:
+        whole_number(nin, "Neuron", "nin")
+        self.activation = _activation(activation, nonlin, "Neuron")
+        source = generator(rng, "Neuron", "rng", shared=True) or random  # None: the global generator
         self.w = [Value(source.uniform(-1, 1)) for _ in range(nin)]
         self.b = Value(0.0)
-        self.activation = activation
 
     def __call__(self, x: Inputs) -> Value:
         _check_inputs(x, len(self.w), "Neuron")
-        return activated_sums([self.w], [self.b], x, self.activation)[0]
+        return neuron_nodes([self.w], [self.b], x, self.activation)[0]
 
     def parameters(self) -> list[Value]:
         return [*self.w, self.b]
@@ -77,18 +85,28 @@ class Layer(Module):
     """`nout` neurons that all read the same `nin` inputs; returns a list of `nout` Values."""
 
     def __init__(
-        self, nin: int, nout: int, activation: str = "tanh", *, rng: random.Random | int | None = None
+        self,
+        nin: int,
+        nout: int,
+        activation: str = "tanh",
+        *,
+        nonlin: bool | None = None,
+        rng: random.Random | int | None = None,
     ) -> None:
-        _check_count(nout, "Layer", "nout")
-        rng = _generator(rng)
-        self.neurons = [Neuron(nin, activation, rng=rng) for _ in range(nout)]
-        self.activation = activation
+        whole_number(nout, "Layer", "nout")
+        self.activation = _activation(activation, nonlin, "Layer")
+        rng = generator(rng, "Layer", "rng", shared=True)
+        self.neurons = [Neuron(nin, self.activation, rng=rng) for _ in range(nout)]
 
     def __call__(self, x: Inputs) -> list[Value]:
         _check_inputs(x, len(self.neurons[0].w), "Layer")
+        return self._outputs(x)
+
+    def _outputs(self, x: Inputs) -> list[Value]:
+        """The outputs for inputs already checked (an MLP checks them once, at its first layer)."""
         weights = [n.w for n in self.neurons]
         biases = [n.b for n in self.neurons]
-        return activated_sums(weights, biases, x, self.activation)
+        return neuron_nodes(weights, biases, x, self.activation)
 
     def parameters(self) -> list[Value]:
         return [p for n in self.neurons for p in n.parameters()]
@@ -129,12 +147,12 @@ class MLP(Module):
         *,
         rng: random.Random | int | None = None,
     ) -> None:
-        _check_count(nin, "MLP", "nin")
+        whole_number(nin, "MLP", "nin")
         if isinstance(nouts, int) or not nouts:
             raise ValueError(f"MLP needs a non-empty list of layer sizes, got nouts={nouts!r}")
-        _check_activation(activation)
+        activation = _activation(activation, None, "MLP")
         output_activation = activation if output_activation is None else output_activation
-        rng = _generator(rng)
+        rng = generator(rng, "MLP", "rng", shared=True)
         sizes = [nin, *nouts]
         activations = [activation] * (len(nouts) - 1) + [output_activation]
         self.layers = [Layer(sizes[i], sizes[i + 1], activations[i], rng=rng) for i in range(len(nouts))]
@@ -142,7 +160,7 @@ class MLP(Module):
     def __call__(self, x: Inputs) -> Value | list[Value]:
         _check_inputs(x, len(self.layers[0].neurons[0].w), "MLP")
         for layer in self.layers:
-            x = layer(x)
+            x = layer._outputs(x)
         return x[0] if len(x) == 1 else x
 
     def parameters(self) -> list[Value]:
@@ -155,26 +173,30 @@ class MLP(Module):
 # --8<-- [end:mlp]
 
 
-def _generator(rng: random.Random | int | None) -> random.Random | None:
-    """`rng` as one Random that all neurons draw from in turn; an int becomes a seeded Random."""
-    if rng is None or isinstance(rng, random.Random):
-        return rng
-    if isinstance(rng, int) and not isinstance(rng, bool):
-        return random.Random(rng)
-    raise TypeError(f"rng must be a random.Random, an int seed or None, got {type(rng).__name__} {rng!r}")
+_NONLIN = {True: "relu", False: "linear"}
+"""micrograd's ``nonlin`` flag as the activation it stands for."""
 
 
-def _check_count(n: object, owner: str, name: str) -> None:
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise ValueError(f"{owner} needs {name} to be a whole number ≥ 1, got {name}={n!r}")
-
-
-def _check_activation(activation: str) -> None:
-    if activation not in ACTIVATIONS:
-        raise ValueError(f"unknown activation {activation!r}; choose from {', '.join(ACTIVATIONS)}")
+def _activation(activation: str, nonlin: bool | None, owner: str) -> str:
+    """The activation's name: `activation`, or micrograd's `nonlin` (True: relu, False: linear)."""
+    if isinstance(activation, bool):  # micrograd's Neuron(nin, nonlin) called with nonlin in second place
+        raise TypeError(
+            f"{owner} takes the activation by name: for micrograd's nonlin={activation} write "
+            f"activation={_NONLIN[activation]!r} (or nonlin={activation} as a keyword)"
+        )
+    if nonlin is not None:
+        if not isinstance(nonlin, bool) or activation != "tanh":
+            raise TypeError(
+                f"{owner} got nonlin={nonlin!r} and activation={activation!r}: give one of them, "
+                "e.g. activation='relu' (micrograd's nonlin=True) or 'linear' (nonlin=False)"
+            )
+        activation = _NONLIN[nonlin]
+    activation_function(activation)
+    return activation
 
 
 def _check_inputs(x: Inputs, expected: int, owner: str) -> None:
+    """One check per forward pass, where the inputs enter: a list of `expected` inputs."""
     if isinstance(x, (Value, int, float)) or not hasattr(x, "__len__"):
         raise TypeError(f"{owner} expects a list of {expected} inputs, got {type(x).__name__} {x!r}")
     if len(x) != expected:

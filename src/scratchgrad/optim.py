@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 
+from scratchgrad._checks import is_number
 from scratchgrad.engine import Value
 
 __all__ = ["SGD", "Adam", "Optimizer"]
@@ -79,7 +80,7 @@ class SGD(Optimizer):
         schedule: Callable[[int], float] | None = None,
     ) -> None:
         super().__init__(params, lr)
-        if isinstance(momentum, bool) or not isinstance(momentum, (int, float)) or not 0 <= momentum < 1:
+        if not is_number(momentum) or not 0 <= momentum < 1:
             raise ValueError(f"SGD needs 0 ≤ momentum < 1, got momentum={momentum!r}")
         if schedule is not None and not callable(schedule):
             raise TypeError(f"SGD needs schedule to be a function of the step number, got {schedule!r}")
@@ -179,7 +180,7 @@ def _parameters(params: Iterable[Value], owner: str) -> list[Value]:
 
 def _check_rate(lr: object, problem: str, allow_zero: bool = True) -> float:
     """`lr` as a float, or a ValueError starting with `problem`."""
-    valid = not isinstance(lr, bool) and isinstance(lr, (int, float)) and 0 <= lr < math.inf
+    valid = is_number(lr) and 0 <= lr < math.inf
     if not valid or (lr == 0 and not allow_zero):
         raise ValueError(f"{problem}, got lr={lr!r}")
     return float(lr)

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scratchgrad._checks import is_whole_number, whole_number
 from scratchgrad.engine import Value
 from scratchgrad.losses import accuracy
 from scratchgrad.optim import Optimizer
@@ -96,9 +97,7 @@ class Trainer:
             raise ValueError(f"Trainer got {len(xs)} examples but {len(ys)} targets")
         if not xs:
             raise ValueError("Trainer needs at least one example, got none")
-        if batch_size is not None and (
-            isinstance(batch_size, bool) or not isinstance(batch_size, int) or not 1 <= batch_size <= len(xs)
-        ):
+        if batch_size is not None and not (is_whole_number(batch_size) and 1 <= batch_size <= len(xs)):
             raise ValueError(
                 f"Trainer needs batch_size None or 1 … {len(xs)} (the number of examples), got {batch_size!r}"
             )
@@ -154,8 +153,7 @@ def fit(
 
     Returns the `History` of the loss and accuracy of every step.
     """
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
-        raise ValueError(f"fit needs steps to be a whole number ≥ 1, got steps={steps!r}")
+    whole_number(steps, "fit", "steps")
     trainer = Trainer(model, xs, ys, loss, optimizer, batch_size=batch_size, seed=seed)
     for _ in range(steps):
         record = trainer.step()

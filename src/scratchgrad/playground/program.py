@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+from scratchgrad._checks import whole_number
 from scratchgrad.playground.settings import Settings, SettingsError, to_query
 
 __all__ = ["generate_code", "setup_code"]
@@ -35,8 +36,7 @@ def generate_code(settings: Settings, steps: int = 100) -> str:
         SettingsError: the settings have problems (see `Settings.problems`).
         ValueError: `steps` is not a whole number ≥ 1.
     """
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
-        raise ValueError(f"generate_code needs steps to be a whole number ≥ 1, got steps={steps!r}")
+    whole_number(steps, "generate_code", "steps")
     return setup_code(settings) + (
         f"\nfor _ in range({steps}):\n"
         "    record = trainer.step()\n"
@@ -114,6 +114,8 @@ def _optimizer_call(settings: Settings) -> str:
     arguments = [f"lr={lr!r}"]
     if settings.optimizer == "momentum":
         arguments.append("momentum=0.9")
-    if settings.decay:
+    if settings.decay and settings.schedule == "linear":
+        arguments.append(f"schedule=lambda k: max({lr!r} * (1 - {settings.decay!r} * k), 0.0)")
+    elif settings.decay:
         arguments.append(f"schedule=lambda k: {lr!r} / (1 + {settings.decay!r} * k)")
     return f"SGD(parameters, {', '.join(arguments)})"

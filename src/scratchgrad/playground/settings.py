@@ -25,6 +25,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
+from scratchgrad import micrograd_demo
+from scratchgrad._checks import is_number, is_whole_number
 from scratchgrad.fused import ACTIVATIONS
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "LOSSES",
     "OPTIMIZERS",
     "PRESETS",
+    "SCHEDULES",
     "Field",
     "Settings",
     "SettingsError",
@@ -44,6 +47,7 @@ __all__ = [
 DATASETS = ("four_points", "xor", "moons", "circles", "spiral")
 LOSSES = ("cross_entropy", "hinge", "mse")
 OPTIMIZERS = ("sgd", "momentum", "adam")
+SCHEDULES = ("inverse", "linear")
 
 MAX_POINTS = 400
 MAX_LAYERS = 4
@@ -67,7 +71,10 @@ class Settings:
         loss: ``cross_entropy`` (binary, or softmax for the 3-class spiral), ``hinge`` or ``mse``.
         optimizer: ``sgd``, ``momentum`` (SGD with momentum 0.9) or ``adam``.
         lr: the learning rate of the first step.
-        decay: step k uses ``lr / (1 + decay·k)``; SGD and momentum only.
+        schedule: how the rate falls with `decay`: ``inverse``, step k uses
+            ``lr / (1 + decay·k)``; ``linear``, ``lr·(1 − decay·k)`` down to 0
+            (micrograd's demo: lr 1.0, decay 0.009).
+        decay: how fast the learning rate falls; 0 keeps it at `lr`. SGD and momentum only.
         l2: the weight of the penalty ``l2·Σp²`` added to the loss.
         batch_size: examples per step; None trains on every point at every step.
         seed: seeds the data, the initial weights and the batch shuffling.
@@ -81,6 +88,7 @@ class Settings:
     loss: str = "cross_entropy"
     optimizer: str = "adam"
     lr: float = 0.05
+    schedule: str = "inverse"
     decay: float = 0.0
     l2: float = 0.0
     batch_size: int | None = None
@@ -110,10 +118,10 @@ class Settings:
 
         Example:
             >>> Settings(dataset="xor", hidden=()).unused()
-            ('noise', 'points', 'activation')
+            ('noise', 'points', 'activation', 'schedule')
         """
         fixed = ("noise", "points") if self.dataset in ("four_points", "xor") else ()
-        return fixed + (() if self.hidden else ("activation",))
+        return fixed + (() if self.hidden else ("activation",)) + (() if self.decay else ("schedule",))
 
     def problems(self) -> dict[str, str]:
         """One message per bad field (field name → message that names it); empty when all is well."""
@@ -136,7 +144,7 @@ class Settings:
         if self.optimizer == "adam" and self.decay:
             found["decay"] = "Adam sizes its own steps: set decay to 0, or pick sgd or momentum"
         batch, count = self.batch_size, self.point_count
-        if isinstance(batch, int) and not isinstance(batch, bool) and batch > count > 0:
+        if is_whole_number(batch) and batch > count > 0:
             found["batch_size"] = f"{batch} is more than the {count} points of this data set"
         return found
 
@@ -213,8 +221,7 @@ class Field:
 
     def _check_number(self, value: Any) -> str | None:
         whole = self.kind in ("int", "batch")
-        kinds = (int,) if whole else (int, float)
-        if isinstance(value, bool) or not isinstance(value, kinds):
+        if not (is_whole_number(value) if whole else is_number(value)):
             return f"must be a {'whole number' if whole else 'number'}, got {value!r}"
         if not math.isfinite(value):
             return f"must be a finite number, got {value!r}"
@@ -242,7 +249,7 @@ def _number(x: float) -> str:
 
 
 def _check_layers(layers: Any) -> str | None:
-    if not isinstance(layers, tuple) or any(isinstance(n, bool) or not isinstance(n, int) for n in layers):
+    if not isinstance(layers, tuple) or not all(map(is_whole_number, layers)):
         return f"must be whole numbers of neurons separated by commas, got {layers!r}"
     if len(layers) > MAX_LAYERS:
         return f"at most {MAX_LAYERS} hidden layers{_TOO_SLOW}, got {len(layers)}"
@@ -271,7 +278,11 @@ FIELDS: tuple[Field, ...] = (
         "lr", "Learning rate", "float", low=0.0, above_low=True, high=MAX_LR,
         why_high=" (steps that large only diverge)", help="The size of each step.",
     ),
-    Field("decay", "Decay", "float", low=0.0, high=1.0, help="Step k uses lr / (1 + decay·k)."),
+    Field(
+        "schedule", "Schedule", "choice", SCHEDULES,
+        help="How the rate falls: inverse, lr / (1 + decay·k); linear, lr·(1 − decay·k) down to 0.",
+    ),
+    Field("decay", "Decay", "float", low=0.0, high=1.0, help="How fast the rate falls; 0 keeps it at lr."),
     Field("l2", "L2", "float", low=0.0, high=1.0, help="Weight of the penalty l2·Σp² on large parameters."),
     Field("batch_size", "Batch size", "batch", low=1, help="Points per step; all for every point."),
     Field("seed", "Seed", "int", low=0, high=MAX_SEED, help="Seeds the data, the weights and the shuffling."),
@@ -336,11 +347,13 @@ PRESETS: dict[str, Settings] = {
         dataset="spiral", points=120, noise=0.2, hidden=(12, 12), activation="tanh", lr=0.03, batch_size=20
     ),
     "micrograd_demo": Settings(
-        dataset="moons", hidden=(16, 16), activation="relu", loss="hinge", optimizer="sgd", lr=1.0,
-        decay=0.0, l2=1e-4,
+        dataset="moons", noise=micrograd_demo.NOISE, points=micrograd_demo.POINTS,
+        hidden=micrograd_demo.HIDDEN, activation=micrograd_demo.ACTIVATION, loss="hinge", optimizer="sgd",
+        lr=micrograd_demo.LEARNING_RATE, schedule="linear", decay=micrograd_demo.DECAY, l2=micrograd_demo.L2,
+        seed=micrograd_demo.DATA_SEED,
     ),
 }  # fmt: skip
-"""Named starting points: one per data set, and micrograd's demo network (2-16-16-1, ReLU, hinge)."""
+"""Named starting points: one per data set, and micrograd's demo (`scratchgrad.micrograd_demo`)."""
 
 
 def preset(name: str) -> Settings:

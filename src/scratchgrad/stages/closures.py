@@ -21,6 +21,12 @@ Two weaknesses that the final engine, `scratchgrad.engine`, removes:
 * ``out._backward`` refers to ``out``, which holds ``_backward``: every node
   sits in a reference cycle, and only the slow cyclic garbage collector can
   free the graph.
+
+And one it keeps on purpose, because it is micrograd's too (its PR #102) and
+"The += bug" shows it: a second `backward` on the same graph pushes each
+node's gradient from the first pass down again, so the gradients of the
+inputs are neither the gradient nor twice it. The final engine resets every
+node in between at the start of a pass.
 """
 
 from __future__ import annotations
