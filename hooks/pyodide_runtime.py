@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 import json
 import re
 import subprocess
@@ -197,16 +198,22 @@ def early_start_script(index_url: str | None, build_id: str) -> str:
     return files["early-start.js"].decode().strip()
 
 
+def block_constants() -> dict[str, str]:
+    """What the page's JavaScript needs to know of a runnable block, from the module that defines it."""
+    blocks = importlib.import_module("scratchgrad.blocks")  # at build time: the package as it is now
+    return {"BLOCK_DOT_MIME_TYPE": blocks.DOT_MIME_TYPE, "BLOCK_FILENAME_FORMAT": blocks.FILENAME_FORMAT}
+
+
 def esbuild(entry_points: dict[str, Path], options: list[str], index_url: str | None, build_id: str):
     """Run esbuild on `entry_points` with the runtime's defines; returns {file name: content}."""
+    defines = {"PYODIDE_INDEX_URL": index_url, "RUNTIME_BUILD_ID": build_id, **block_constants()}
     with tempfile.TemporaryDirectory() as out:
         run([
             NODE_MODULES / ".bin" / "esbuild",
             *(f"{name}={path}" for name, path in entry_points.items()),
             *options, "--bundle", "--target=es2022", "--minify",
-            "--loader:.py=text", "--log-level=warning", f"--outdir={out}",
-            f"--define:PYODIDE_INDEX_URL={json.dumps(index_url)}",
-            f"--define:RUNTIME_BUILD_ID={json.dumps(build_id)}",
+            "--log-level=warning", f"--outdir={out}",
+            *(f"--define:{name}={json.dumps(value)}" for name, value in defines.items()),
         ])  # fmt: skip
         return {path.name: path.read_bytes() for path in sorted(Path(out).iterdir())}
 
