@@ -54,6 +54,7 @@ NODE_MODULES = ROOT / "node_modules"
 PYODIDE_PACKAGE = NODE_MODULES / "pyodide"
 TOOLS = ROOT / ".venv-pyodide" / "bin"
 CACHE = ROOT / "build" / "site-runtime"
+BUNDLES = ROOT / "build" / "web-bundles"
 
 ENTRY_POINTS = {
     "runner": WEB / "page" / "main.js",
@@ -187,8 +188,30 @@ def sources_digest() -> str:
 
 
 def bundle(index_url: str | None, build_id: str) -> dict[str, bytes]:
-    """Bundle web/ with esbuild; returns {file name: content} for ``javascripts/``."""
-    return esbuild(ENTRY_POINTS, ["--format=esm", "--sourcemap"], index_url, build_id)
+    """Bundle web/ with esbuild (or reuse the bundle of the same inputs); {file name: content}.
+
+    The bundle depends on web/, the npm packages it imports (package-lock.json) and the defines;
+    a build with the same ones — every test site, every `mkdocs serve` rebuild after a docs edit —
+    reads the earlier bundle from ``build/web-bundles/<digest>`` instead of running esbuild again.
+    """
+    digest = hashlib.sha256(json.dumps([index_url, build_id, block_constants()]).encode())
+    for file in [ROOT / "package-lock.json", *sorted(WEB.rglob("*"))]:
+        if file.is_file():
+            digest.update(file.relative_to(ROOT).as_posix().encode() + b"\0" + file.read_bytes())
+    cached = BUNDLES / digest.hexdigest()[:16]
+    if not cached.is_dir():
+        files = esbuild(ENTRY_POINTS, ["--format=esm", "--sourcemap"], index_url, build_id)
+        BUNDLES.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=BUNDLES) as scratch:
+            for name, content in files.items():
+                (Path(scratch) / name).write_bytes(content)
+            try:
+                Path(scratch).rename(cached)
+            except OSError:  # a build running at the same time got there first: same inputs, same files
+                if not cached.is_dir():
+                    raise
+            Path(scratch).mkdir()  # for TemporaryDirectory's clean-up
+    return {path.name: path.read_bytes() for path in sorted(cached.iterdir())}
 
 
 @functools.cache
