@@ -70,8 +70,9 @@ lint: setup $(NODE_MODULES)
 js-format: $(NODE_MODULES)
 	node_modules/.bin/prettier --write $(JS_SOURCES)
 
-unit: setup
-	$(BIN)/python -m pytest --ignore=tests/pyodide --ignore=tests/test_docs.py --ignore=tests/test_hooks.py --ignore=tests/browser
+# Every CPython test but the site's and the browser's (the hooks' tests need node_modules and .venv-pyodide).
+unit: setup setup-web
+	$(BIN)/python -m pytest --ignore=tests/pyodide --ignore=tests/test_docs.py --ignore=tests/browser
 
 # The pure JavaScript modules of web/ under Node's own test runner; tests/web/ mirrors web/.
 js-test: $(NODE_MODULES)
@@ -92,14 +93,23 @@ docs: setup setup-web
 serve: setup setup-web
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
 
-# The hooks one by one (KaTeX needs node_modules), then the strict build, every block re-run in
-# pytest, the no-pasted-engine-code rule, broken snippets.
-docs-test: setup setup-web
-	$(BIN)/python -m pytest tests/test_hooks.py tests/test_docs.py
+# The site the tests read: one strict build shared by docs-test and browser-test, made again only
+# when a file it is built from changes (tests/conftest.py builds its own without SCRATCHGRAD_SITE_DIR).
+TEST_SITE := build/test-site
+SITE_SOURCES := mkdocs.yml pyproject.toml package-lock.json README.md \
+	$(shell find docs hooks src web -type f -not -path '*/__pycache__/*')
+$(TEST_SITE).built: $(SITE_SOURCES) | $(BIN)/.installed $(NODE_MODULES) $(PYODIDE_TOOLS)/.installed
+	rm -rf $(TEST_SITE) $@
+	$(BIN)/mkdocs build --strict --site-dir $(TEST_SITE)
+	touch $@
+
+# The strict build, every block re-run in pytest, the no-pasted-engine-code rule, broken pages.
+docs-test: setup setup-web $(TEST_SITE).built
+	SCRATCHGRAD_SITE_DIR=$(TEST_SITE) $(BIN)/python -m pytest tests/test_docs.py
 
 # Every runnable block of every page, run in headless Chromium against the built site.
-browser-test: setup setup-web
-	$(BIN)/python -m pytest tests/browser
+browser-test: setup setup-web $(TEST_SITE).built
+	SCRATCHGRAD_SITE_DIR=$(TEST_SITE) $(BIN)/python -m pytest tests/browser
 
 test: lint unit js-test pyodide-test docs-test browser-test
 

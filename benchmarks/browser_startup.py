@@ -38,7 +38,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "browser"))
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser")]  # docs_pages, harness, pages
 
 from harness import build_site, launch_chromium, serve_site, stop  # noqa: E402
 from pages import (  # noqa: E402

@@ -34,7 +34,10 @@ from playwright.sync_api import sync_playwright
 from scratchgrad.playground import PRESETS, Stepper, to_query
 
 HERE = Path(__file__).parent
-sys.path.insert(0, str(HERE.parent / "tests" / "browser"))
+sys.path[:0] = [
+    str(HERE.parent / "tests"),
+    str(HERE.parent / "tests" / "browser"),
+]  # docs_pages, harness, pages
 from harness import build_site, launch_chromium, serve_site, stop  # noqa: E402  (the tests' site and Chromium)
 
 RESULTS = HERE / "results" / "playground.json"

@@ -12,6 +12,7 @@ import hashlib
 import io
 import math
 import re
+import subprocess
 from collections.abc import Callable, Mapping, Sequence
 
 import matplotlib
@@ -39,22 +40,28 @@ _SIZE = re.compile(r'\b(width|height)="([0-9.]+)pt"')
 # page scrolls sideways instead of shrinking to an unreadable size (docs/stylesheets/site.css).
 GRAPH_NODE_STYLE = {"fontname": "Helvetica,Arial,sans-serif", "fontsize": "12"}
 GRAPH_SPACING = {"ranksep": "0.3", "nodesep": "0.2"}
+GRAPH_STYLE = [f"-N{name}={value}" for name, value in GRAPH_NODE_STYLE.items()] + [
+    f"-G{name}={value}" for name, value in GRAPH_SPACING.items()
+]
+"""The style as ``dot`` options: defaults for every node and for the graph."""
 GRAPH_SCALE = 0.7
 
 
-def graph_svg(root: object, where: str) -> str:
-    """`root`'s computation graph, drawn by `scratchgrad.graph.draw_dot`, as inline SVG."""
-    from scratchgrad.graph import draw_dot  # imported per call: the module cache is purged per build
-
+def graph_svg(dot: str, where: str) -> str:
+    """A block's graph drawing (DOT text from `scratchgrad.graph.to_dot`) as inline SVG, drawn by
+    Graphviz's ``dot`` program in the site's style."""
     try:
-        graph = draw_dot(as_engine_value(root))
-        graph.node_attr.update(GRAPH_NODE_STYLE)
-        graph.graph_attr.update(GRAPH_SPACING)
-        svg = graph.pipe(format="svg", encoding="utf-8")
-    except Exception as error:
-        raise PluginError(f"{where}: drawing the graph failed: {error!r}") from error
+        drawn = subprocess.run(
+            ["dot", "-Tsvg", *GRAPH_STYLE], input=dot, capture_output=True, text=True, check=True
+        )
+    except FileNotFoundError as error:
+        raise PluginError(
+            f"{where}: drawing the graph needs Graphviz's dot (apt-get install graphviz)"
+        ) from error
+    except subprocess.CalledProcessError as error:
+        raise PluginError(f"{where}: Graphviz could not draw the graph: {error.stderr.strip()}") from error
     # Graphviz paints a white page behind the graph; the site's background shows through instead.
-    svg = _PAGE_BACKGROUND.sub('<polygon fill="none"', svg, count=1)
+    svg = _PAGE_BACKGROUND.sub('<polygon fill="none"', drawn.stdout, count=1)
     return _unique_ids(_scaled(_XML_PROLOG.sub("", svg, count=1), GRAPH_SCALE), where)
 
 
@@ -65,31 +72,6 @@ def _scaled(svg: str, factor: float) -> str:
         return f'{match.group(1)}="{float(match.group(2)) * factor:.1f}pt"'
 
     return _SIZE.sub(scale, svg, count=2)
-
-
-def as_engine_value(root: object) -> object:
-    """A Value of the story's earlier stages (`scratchgrad.stages`) copied as engine Values for drawing.
-
-    Stage Values keep their children in a set ``_prev`` (and stage 1 has no ``grad``); the drawing
-    code reads the engine's ``_children``. The copy keeps data, label, op and grad, and lists the
-    children sorted by label and data, so the same expression draws the same way on every build.
-    Anything else is returned unchanged.
-    """
-    from scratchgrad.engine import Value
-
-    if isinstance(root, Value) or not hasattr(root, "_prev"):
-        return root
-    copies: dict[int, Value] = {}
-
-    def copy(node: object) -> Value:
-        if id(node) not in copies:
-            children = sorted(node._prev, key=lambda child: (child.label, child.data))
-            made = tuple(copy(child) for child in children)
-            copies[id(node)] = Value(node.data, node.label, made, (0.0,) * len(made), node._op)
-            copies[id(node)].grad = getattr(node, "grad", 0.0)
-        return copies[id(node)]
-
-    return copy(root)
 
 
 def figure_svg(figure: object, salt: str) -> str:

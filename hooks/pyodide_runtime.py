@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 import json
 import re
 import subprocess
@@ -53,6 +54,7 @@ NODE_MODULES = ROOT / "node_modules"
 PYODIDE_PACKAGE = NODE_MODULES / "pyodide"
 TOOLS = ROOT / ".venv-pyodide" / "bin"
 CACHE = ROOT / "build" / "site-runtime"
+BUNDLES = ROOT / "build" / "web-bundles"
 
 ENTRY_POINTS = {
     "runner": WEB / "page" / "main.js",
@@ -186,8 +188,30 @@ def sources_digest() -> str:
 
 
 def bundle(index_url: str | None, build_id: str) -> dict[str, bytes]:
-    """Bundle web/ with esbuild; returns {file name: content} for ``javascripts/``."""
-    return esbuild(ENTRY_POINTS, ["--format=esm", "--sourcemap"], index_url, build_id)
+    """Bundle web/ with esbuild (or reuse the bundle of the same inputs); {file name: content}.
+
+    The bundle depends on web/, the npm packages it imports (package-lock.json) and the defines;
+    a build with the same ones — every test site, every `mkdocs serve` rebuild after a docs edit —
+    reads the earlier bundle from ``build/web-bundles/<digest>`` instead of running esbuild again.
+    """
+    digest = hashlib.sha256(json.dumps([index_url, build_id, block_constants()]).encode())
+    for file in [ROOT / "package-lock.json", *sorted(WEB.rglob("*"))]:
+        if file.is_file():
+            digest.update(file.relative_to(ROOT).as_posix().encode() + b"\0" + file.read_bytes())
+    cached = BUNDLES / digest.hexdigest()[:16]
+    if not cached.is_dir():
+        files = esbuild(ENTRY_POINTS, ["--format=esm", "--sourcemap"], index_url, build_id)
+        BUNDLES.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=BUNDLES) as scratch:
+            for name, content in files.items():
+                (Path(scratch) / name).write_bytes(content)
+            try:
+                Path(scratch).rename(cached)
+            except OSError:  # a build running at the same time got there first: same inputs, same files
+                if not cached.is_dir():
+                    raise
+            Path(scratch).mkdir()  # for TemporaryDirectory's clean-up
+    return {path.name: path.read_bytes() for path in sorted(cached.iterdir())}
 
 
 @functools.cache
@@ -197,16 +221,22 @@ def early_start_script(index_url: str | None, build_id: str) -> str:
     return files["early-start.js"].decode().strip()
 
 
+def block_constants() -> dict[str, str]:
+    """What the page's JavaScript needs to know of a runnable block, from the module that defines it."""
+    blocks = importlib.import_module("scratchgrad.blocks")  # at build time: the package as it is now
+    return {"BLOCK_DOT_MIME_TYPE": blocks.DOT_MIME_TYPE, "BLOCK_FILENAME_FORMAT": blocks.FILENAME_FORMAT}
+
+
 def esbuild(entry_points: dict[str, Path], options: list[str], index_url: str | None, build_id: str):
     """Run esbuild on `entry_points` with the runtime's defines; returns {file name: content}."""
+    defines = {"PYODIDE_INDEX_URL": index_url, "RUNTIME_BUILD_ID": build_id, **block_constants()}
     with tempfile.TemporaryDirectory() as out:
         run([
             NODE_MODULES / ".bin" / "esbuild",
             *(f"{name}={path}" for name, path in entry_points.items()),
             *options, "--bundle", "--target=es2022", "--minify",
-            "--loader:.py=text", "--log-level=warning", f"--outdir={out}",
-            f"--define:PYODIDE_INDEX_URL={json.dumps(index_url)}",
-            f"--define:RUNTIME_BUILD_ID={json.dumps(build_id)}",
+            "--log-level=warning", f"--outdir={out}",
+            *(f"--define:{name}={json.dumps(value)}" for name, value in defines.items()),
         ])  # fmt: skip
         return {path.name: path.read_bytes() for path in sorted(Path(out).iterdir())}
 

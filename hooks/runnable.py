@@ -5,6 +5,10 @@ notebook. What they print, the error a must-fail block raises, and the graphs an
 for are written into the page, so every number a reader sees is the output of the code above it.
 A block that raises unexpectedly, or a must-fail block that does not fail, fails the build.
 
+What a block *is* — its namespace and seed, its file name in tracebacks, the outcome of a run and
+the verdict on it — is defined once, in `scratchgrad.blocks`, which the browser's worker runs too;
+this hook turns outcomes into HTML.
+
 The HTML written here is the contract with the browser runtime (web/, which turns each block
 into an editor), built by `format_block` and `render_block`::
 
@@ -28,88 +32,54 @@ Fence syntax (options as for any SuperFences block)::
 
 from __future__ import annotations
 
-import contextlib
 import html
-import io
-import random
+import importlib
 import re
 import sys
-import traceback
 from dataclasses import dataclass, field
 
 import figures
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 
+from scratchgrad import blocks
+
 OPTIONS = ("run", "expect", "graph", "figure", "title", "hide", "browser", "output")
-PAGE_SEED = 0
-"""`random.seed` of every page namespace (the browser runtime seeds the same way)."""
-RECURSION_LIMIT = 1000
-"""Python's (and Pyodide's) default `sys.getrecursionlimit()`, which blocks run under, whatever the
-build's plugins set for themselves (mkdocstrings raises the build's limit to 2000)."""
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PLACEHOLDER = re.compile(r'<div class="sg-runnable" data-sg-uid="(\d+)"')
 
 
 @dataclass
-class Outcome:
-    """What one block did: the text it printed and the exception it raised, if any."""
-
-    output: str
-    error: BaseException | None = None
-
-    @property
-    def error_line(self) -> str:
-        """``Type: message`` of the exception, as the last line of a traceback shows it."""
-        return "" if self.error is None else traceback.format_exception_only(self.error)[-1].strip()
-
-
-@dataclass
 class PageSession:
-    """The namespace that a page's blocks share, fresh and seeded for every page."""
+    """The namespace that a page's blocks share, fresh and seeded for every page (`scratchgrad.blocks`)."""
 
     page: str
-    namespace: dict = field(default_factory=lambda: {"__name__": "__main__"})
+    namespace: dict = field(default_factory=lambda: blocks.new_namespace())
     blocks_run: int = 0
 
-    def __post_init__(self) -> None:
-        random.seed(PAGE_SEED)
-
-    def run(self, source: str) -> Outcome:
-        """Run one block in the page namespace, capturing stdout and stderr together."""
-        name = f"<{self.page} block {self.blocks_run}>"
+    def run(self, source: str, graphs: list[str] | None = None) -> blocks.Outcome:
+        """Run the page's next block, capturing what it prints and the graphs it asks for."""
+        filename = blocks.block_filename(self.page, self.blocks_run)
         self.blocks_run += 1
-        printed = io.StringIO()
-        build_limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(RECURSION_LIMIT)
-        try:
-            with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
-                exec(compile(source, name, "exec"), self.namespace)
-        except Exception as error:  # the block's own error: reported or expected
-            return Outcome(printed.getvalue(), error)
-        finally:
-            sys.setrecursionlimit(build_limit)
-        return Outcome(printed.getvalue())
+        return blocks.run_block(source, filename, self.namespace, graphs or [], capture=True)
 
     def evaluate(self, expression: str) -> object:
         """The value of a fence option's expression in the page namespace."""
         return eval(expression, {**figures.HELPERS, **self.namespace})
 
 
-def check_outcome(outcome: Outcome, expect: str | None, where: str) -> None:
-    """Raise PluginError unless the block failed exactly as its `expect` option says."""
-    if outcome.error is None and expect is not None:
-        raise PluginError(f"{where}: expected {expect} but the block ran without an error")
-    if outcome.error is None:
+def check_outcome(outcome: blocks.Outcome, expect: str | None, where: str) -> None:
+    """Raise PluginError unless the block did what its `expect` option says (`Outcome.as_expected`)."""
+    if outcome.as_expected(expect):
         return
-    raised = [cls.__name__ for cls in type(outcome.error).__mro__]
-    if expect is None or expect not in raised:
-        trace = "".join(traceback.format_exception(outcome.error)).rstrip()
-        wanted = f"expected {expect}, got" if expect else "unexpected error"
-        raise PluginError(
-            f"{where}: {wanted} {outcome.error_line}\n{trace}\nprinted before it:\n{outcome.output}"
-        )
+    if outcome.raised is None:
+        raise PluginError(f"{where}: expected {expect} but the block ran without an error")
+    wanted = f"expected {expect}, got" if expect else "unexpected error"
+    raise PluginError(
+        f"{where}: {wanted} {outcome.raised.line}\n{outcome.raised.traceback.rstrip()}\n"
+        f"printed before it:\n{outcome.printed}"
+    )
 
 
 def parse_options(inputs: dict[str, str]) -> dict[str, str] | None:
@@ -185,7 +155,7 @@ def format_block(source, language, class_name, options, md, **kwargs) -> str:
 
 
 def render_block(
-    index: int, source: str, options: dict[str, str], outcome: Outcome, session: PageSession
+    index: int, source: str, options: dict[str, str], outcome: blocks.Outcome, session: PageSession
 ) -> tuple[str, str]:
     """The opening tag's attributes and the result HTML of one block that has run."""
     expect = options.get("expect")
@@ -204,17 +174,18 @@ def render_block(
     if "output" in options:
         attributes.append('data-sg-output="varies"')
     result = []
-    if outcome.output or outcome.error is not None:
-        text = html.escape(outcome.output)
-        if outcome.error is not None:
-            text += f'<span class="sg-error">{html.escape(outcome.error_line)}</span>'
+    if outcome.printed or outcome.raised is not None:
+        text = html.escape(outcome.printed)
+        if outcome.raised is not None:
+            text += f'<span class="sg-error">{html.escape(outcome.raised.line)}</span>'
         result.append(f'<pre class="sg-output">{text}</pre>')
     where = f"{session.page}, runnable block {index}"
-    for expression in split_expressions(options.get("graph", "")):
-        svg = figures.graph_svg(session.evaluate(expression), where=f"{where}, graph={expression!r}")
-        result.append(
-            f'<div class="sg-figure sg-graph" data-sg-graph="{html.escape(expression)}">{svg}</div>'
-        )
+    graph_option = split_expressions(options.get("graph", ""))
+    for drawing in outcome.drawings:
+        svg = figures.graph_svg(drawing.data, where=f"{where}, graph {drawing.label!r}")
+        # The graph option's expressions are what the browser draws again after a run.
+        expression = f' data-sg-graph="{html.escape(drawing.label)}"' if drawing.label in graph_option else ""
+        result.append(f'<div class="sg-figure sg-graph"{expression}>{svg}</div>')
     for n, expression in enumerate(split_expressions(options.get("figure", ""))):
         try:
             svg = figures.figure_svg(session.evaluate(expression), salt=f"{session.page}-{index}-{n}")
@@ -240,8 +211,10 @@ def on_config(config):
 
 def on_pre_build(config) -> None:
     """Forget every imported scratchgrad module, so `mkdocs serve` runs the code as it is now."""
+    global blocks
     for name in [name for name in sys.modules if name == "scratchgrad" or name.startswith("scratchgrad.")]:
         del sys.modules[name]
+    blocks = importlib.import_module("scratchgrad.blocks")
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -263,7 +236,7 @@ def on_page_content(html_text, page, config, files):
     for index, match in enumerate(_PLACEHOLDER.finditer(html_text)):
         uid = int(match.group(1))
         source, options = pending.pop(uid)
-        outcome = session.run(source)
+        outcome = session.run(source, split_expressions(options.get("graph", "")))
         check_outcome(outcome, options.get("expect"), f"{session.page}, runnable block {index}")
         attributes, result = render_block(index, source, options, outcome, session)
         marker = f"<!--sg-result-{uid}-->"

@@ -10,52 +10,24 @@ from __future__ import annotations
 import ast
 import html
 import importlib
-import os
 import pkgutil
 import re
-import subprocess
 import sys
-import textwrap
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs"
+from docs_pages import ROOT, build_site, built_page, page_fences, pages
+
 sys.path.insert(0, str(ROOT / "hooks"))
 runnable = importlib.import_module("runnable")
 
-PAGES = sorted(path.relative_to(DOCS).as_posix() for path in DOCS.rglob("*.md"))
+PAGES = pages()
 SNIPPET_LINE = re.compile(r"""^\s*-{1,}8<-{1,}\s+(["']).+\1\s*$""")
-FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})\s*(?P<lang>[\w+-]*)(?P<options>.*)$")
 
 
-# -- reading Markdown fences and built pages -------------------------------------------------
-
-
-def fenced_blocks(markdown: str) -> list[tuple[str, str, str]]:
-    """(language, fence options, body) of every fenced block, at any indentation, in page order."""
-    blocks, lines, i = [], markdown.splitlines(), 0
-    while i < len(lines):
-        opening = FENCE_OPEN.match(lines[i])
-        i += 1
-        if not opening:
-            continue
-        indent, fence = opening["indent"], opening["fence"]
-        body = []
-        while i < len(lines) and not re.match(
-            rf"^{re.escape(indent)}{fence[0]}{{{len(fence)},}}\s*$", lines[i]
-        ):
-            body.append(lines[i])
-            i += 1
-        i += 1
-        blocks.append((opening["lang"], opening["options"].strip(), textwrap.dedent("\n".join(body))))
-    return blocks
-
-
-def is_runnable(options: str) -> bool:
-    return re.search(r"(^|\s)run(\s|$)", options) is not None
+# -- reading built pages ---------------------------------------------------------------------
 
 
 class RunnableBlocks(HTMLParser):
@@ -89,25 +61,9 @@ class RunnableBlocks(HTMLParser):
             self.blocks[-1]["error" if self._in_output == 2 else "output"] += data
 
 
-def built_page(site: Path, page: str) -> Path:
-    stem = page.removesuffix(".md")
-    if stem == "index" or stem.endswith("/index"):
-        return site / stem.removesuffix("index") / "index.html"
-    return site / stem / "index.html"
-
-
-def build(config: Path, site: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site)]
-    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
-
-
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    result = build(ROOT / "mkdocs.yml", out)
-    assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
-    return out
+def site(site_dir: Path) -> Path:
+    return site_dir
 
 
 def test_strict_build_passes(site: Path) -> None:
@@ -128,10 +84,9 @@ def assert_same_output(printed: str, block: dict, where: str) -> None:
 
 @pytest.mark.parametrize("page", PAGES)
 def test_blocks_rerun_with_the_output_the_page_shows(site: Path, page: str) -> None:
-    fences = [options for lang, options, _ in fenced_blocks((DOCS / page).read_text()) if lang == "python"]
     parser = RunnableBlocks()
     parser.feed(built_page(site, page).read_text())
-    assert len(parser.blocks) == sum(map(is_runnable, fences)), (
+    assert len(parser.blocks) == sum(fence.runnable for fence in page_fences(page)), (
         "runnable fences vs runnable blocks on the page"
     )
     session = runnable.PageSession(page.removesuffix(".md"))
@@ -141,22 +96,19 @@ def test_blocks_rerun_with_the_output_the_page_shows(site: Path, page: str) -> N
         outcome = session.run(block["data-sg-code"])
         expect = block.get("data-sg-expect")
         where = f"{page}, block {index}:\n{block['data-sg-code']}"
-        assert_same_output(outcome.output, block, where)
+        assert_same_output(outcome.printed, block, where)
         if expect is None:
-            assert outcome.error is None, f"{where}\nraised {outcome.error_line}"
+            assert outcome.raised is None, f"{where}\nraised {outcome.raised.line}"
         else:
-            assert outcome.error is not None, f"{where}\nexpected {expect}, nothing was raised"
-            assert expect in [cls.__name__ for cls in type(outcome.error).__mro__], where
-            assert block["error"] == outcome.error_line, where
+            assert outcome.raised is not None, f"{where}\nexpected {expect}, nothing was raised"
+            assert outcome.as_expected(expect), where
+            assert block["error"] == outcome.raised.line, where
 
 
 CPYTHON_ONLY_PAGES = [
     page
     for page in PAGES
-    if any(
-        lang == "python" and is_runnable(options) and 'browser="no"' in options
-        for lang, options, _ in fenced_blocks((DOCS / page).read_text())
-    )
+    if any(fence.runnable and 'browser="no"' in fence.info for fence in page_fences(page))
 ]
 
 
@@ -172,9 +124,9 @@ def test_pages_run_in_the_browser_without_their_cpython_only_blocks(site: Path, 
             continue
         outcome = session.run(block["data-sg-code"])
         where = f'{page}, block {index} without the browser="no" blocks:\n{block["data-sg-code"]}'
-        assert_same_output(outcome.output, block, where)
+        assert_same_output(outcome.printed, block, where)
         expected_error = block.get("data-sg-expect") is not None
-        assert (outcome.error is not None) == expected_error, f"{where}\n{outcome.error_line}"
+        assert (outcome.raised is not None) == expected_error, f"{where}\n{outcome.raised}"
 
 
 # -- engine code only through snippets ---------------------------------------------------------
@@ -223,7 +175,8 @@ def forbidden() -> set[str]:
 
 @pytest.mark.parametrize("page", PAGES)
 def test_python_on_pages_is_runnable_or_a_snippet_of_src(page: str, forbidden: set[str]) -> None:
-    for lang, options, body in fenced_blocks((DOCS / page).read_text()):
+    for fence in page_fences(page):
+        lang, body = fence.language, fence.body
         if lang not in ("python", "py", "pycon", "python3"):
             continue
         lines = [line for line in body.splitlines() if line.strip()]
@@ -231,7 +184,7 @@ def test_python_on_pages_is_runnable_or_a_snippet_of_src(page: str, forbidden: s
             assert all("src/" in line for line in lines), f"{page}: engine code is included from src/ only"
             continue
         assert lang == "python", f"{page}: write Python blocks as ```python run```, not ```{lang}:\n{body}"
-        assert is_runnable(options), (
+        assert fence.runnable, (
             f"{page}: a Python block that is neither ```python run``` (tested) nor a snippet of src/:\n{body}"
         )
         assert pasted_engine_code(body, forbidden) == [], f"{page}: engine code pasted into the page:\n{body}"
@@ -245,16 +198,6 @@ def test_the_paste_detector_catches_a_pasted_engine() -> None:
         pasted_engine_code("from scratchgrad import Value\nv = Value(1.0)\nv.label = 'v'\n", engine_names())
         == []
     )
-
-
-def test_fence_reader_finds_nested_blocks_in_order() -> None:
-    markdown = (
-        '```python run\na = 1\n```\n\n!!! note\n\n    ```python run expect="KeyError"\n    {}[0]\n    ```\n'
-    )
-    assert fenced_blocks(markdown) == [
-        ("python", "run", "a = 1"),
-        ("python", 'run expect="KeyError"', "{}[0]"),
-    ]
 
 
 # -- the build fails when a page is wrong --------------------------------------------------------
@@ -282,7 +225,7 @@ GOOD_PAGE = (
 
 
 def test_a_correct_mini_site_builds(tmp_path: Path) -> None:
-    result = build(mini_site(tmp_path, GOOD_PAGE), tmp_path / "site")
+    result = build_site(tmp_path / "site", mini_site(tmp_path, GOOD_PAGE))
     assert result.returncode == 0, result.stderr
     shown = (tmp_path / "site" / "index.html").read_text()
     assert '<pre class="sg-output">42\n</pre>' in shown
@@ -303,7 +246,10 @@ def test_a_correct_mini_site_builds(tmp_path: Path) -> None:
             "expected KeyError but the block ran without an error",
         ),
         (("print(6 * 7)", "[][1]"), "unexpected error IndexError"),
-        (("```python run\n", '```python run graph="42"\n'), "draws a scratchgrad Value, got int"),
+        (
+            ("```python run\n", '```python run graph="42"\n'),
+            "show_graph() draws the graph of a Value, got int",
+        ),
         (("```python run\n", "```python run colour\n"), "unknown option(s) ['colour']"),
         (("```python run\n", '```python run browser="yes"\n'), 'the only value is "no"'),
         (("```python run\n", '```python run output="same"\n'), 'the only value is "varies"'),
@@ -312,6 +258,6 @@ def test_a_correct_mini_site_builds(tmp_path: Path) -> None:
 def test_a_broken_page_fails_the_build(tmp_path: Path, change: tuple[str, str], message: str) -> None:
     page = GOOD_PAGE.replace(*change)
     assert page != GOOD_PAGE
-    result = build(mini_site(tmp_path, page), tmp_path / "site")
+    result = build_site(tmp_path / "site", mini_site(tmp_path, page))
     assert result.returncode != 0
     assert message in result.stdout + result.stderr

@@ -5,21 +5,20 @@ import io
 import re
 import sys
 import xml.etree.ElementTree as ET
+from types import SimpleNamespace
 
 import pytest
 
+from missing_tools import import_or_missing
 from scratchgrad import Value, graph
-from scratchgrad.graph import draw_dot, drawing, print_tree, to_dot
+from scratchgrad.graph import draw_dot, drawing, is_value, print_tree, to_dot
+from scratchgrad.stages import closures, graph_only
 
 
 @pytest.fixture
 def graphviz():
-    """The graphviz package. Pyodide has no Graphviz, so there these tests skip; elsewhere they must run."""
-    if sys.platform == "emscripten":
-        return pytest.importorskip("graphviz")
-    import graphviz
-
-    return graphviz
+    """The graphviz package, or the missing-tool rule (tests/missing_tools.py; Pyodide has none)."""
+    return import_or_missing("graphviz")
 
 
 def expression_l():
@@ -219,7 +218,7 @@ def test_unknown_rankdir_is_refused():
 
 @pytest.mark.parametrize("draw", [to_dot, print_tree])
 def test_drawing_something_else_than_a_value_is_refused(draw):
-    with pytest.raises(TypeError, match=re.escape("draws a scratchgrad Value, got float 2.0")):
+    with pytest.raises(TypeError, match=re.escape("draws a Value (an object with data and one of _children")):
         draw(2.0)
 
 
@@ -274,3 +273,87 @@ def test_print_tree_does_not_recurse():
 
 def test_docstring_examples():
     assert doctest.testmod(graph).failed == 0
+
+
+# -- any Value of the story, and a reader's own ------------------------------------------------
+
+
+def stage_expression():
+    """a * b + a with the first stage's Values (children in a set `_prev`, no grad)."""
+    a, b = graph_only.Value(2.0, label="a"), graph_only.Value(-3.0, label="b")
+    return a * b + a
+
+
+def test_a_first_stage_value_is_drawn_from_its_prev_set_with_grad_zero():
+    records, ops, edges = parse(to_dot(stage_expression()))
+    assert sorted(records.values()) == [
+        "{ a | data 2.0000 | grad 0.0000 }",
+        "{ b | data -3.0000 | grad 0.0000 }",
+        "{ data -4.0000 | grad 0.0000 }",
+        "{ data -6.0000 | grad 0.0000 }",
+    ]
+    assert sorted(ops.values()) == ["*", "+"]
+    assert len(edges) == 6  # a and b into *, * to a*b, a*b and a into +, + to the result
+
+
+def test_a_stage_value_draws_the_same_way_every_time():
+    """Its children are a set, whose order changes from run to run: the drawing sorts them."""
+    assert len({to_dot(stage_expression()) for _ in range(20)}) == 1
+
+
+def test_a_later_stage_value_shows_its_gradients():
+    a, b = closures.Value(2.0, label="a"), closures.Value(-3.0, label="b")
+    out = a * b
+    out.backward()
+    records, _, _ = parse(to_dot(out))
+    assert "{ a | data 2.0000 | grad -3.0000 }" in records.values()
+
+
+class ReadersValue:
+    """A Value a reader wrote: `children` and `op`, no label."""
+
+    def __init__(self, data, children=(), op=""):
+        self.data, self.grad, self.children, self.op = data, 0.0, children, op
+
+    def __mul__(self, other):
+        return ReadersValue(self.data * other.data, (self, other), "*")
+
+
+def test_a_readers_own_value_class_is_drawn():
+    x, y = ReadersValue(2.0), ReadersValue(3.0)
+    records, ops, edges = parse(to_dot(x * y))
+    assert sorted(records.values()) == [
+        "{ data 2.0000 | grad 0.0000 }",
+        "{ data 3.0000 | grad 0.0000 }",
+        "{ data 6.0000 | grad 0.0000 }",
+    ]
+    assert list(ops.values()) == ["*"]
+    assert len(edges) == 3
+
+
+class MethodValue:
+    """A Value a reader wrote whose children come from a method."""
+
+    def __init__(self, data, inputs=(), op=""):
+        self.data, self.grad, self._inputs, self.op = data, 0.0, inputs, op
+
+    def children(self):
+        return self._inputs
+
+
+def test_children_may_come_from_a_method():
+    _, ops, edges = parse(to_dot(MethodValue(2.0, (MethodValue(1.0),), "double")))
+    assert (list(ops.values()), len(edges)) == (["double"], 2)
+
+
+def test_is_value_names_what_drawing_needs():
+    assert is_value(Value(1.0))
+    assert is_value(graph_only.Value(1.0))
+    assert is_value(ReadersValue(1.0))
+    assert not is_value(2.0)
+    assert not is_value(SimpleNamespace(data=1.0))
+
+
+def test_a_child_that_is_not_a_value_is_named():
+    with pytest.raises(TypeError, match=re.escape("got float 3.0")):
+        to_dot(ReadersValue(1.0, children=(3.0,), op="+"))

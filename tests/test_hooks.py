@@ -27,7 +27,7 @@ reference = importlib.import_module("reference")
 runnable = importlib.import_module("runnable")
 
 from scratchgrad import Value  # noqa: E402 (after the hooks' path is set up, like the build)
-from scratchgrad.stages import graph_only  # noqa: E402
+from scratchgrad.graph import to_dot  # noqa: E402
 
 
 def page(src_uri: str) -> SimpleNamespace:
@@ -41,44 +41,43 @@ def test_graph_svg_draws_labels_on_a_transparent_page() -> None:
     a, b = Value(2.0, label="a"), Value(-3.0, label="b")
     product = a * b
     product.label = "ab"
-    svg = figures.graph_svg(product, where="test")
+    svg = figures.graph_svg(to_dot(product), where="test")
     assert svg.startswith("<svg")
     assert all(f">{label}<" in svg for label in ("a", "b", "ab"))
     assert 'polygon fill="white"' not in svg
 
 
 def test_graph_svg_is_drawn_at_70_percent_of_its_natural_size() -> None:
-    svg = figures.graph_svg(Value(1.0, label="x") + 1, where="test")
-    from scratchgrad.graph import draw_dot
-
-    natural = draw_dot(Value(1.0, label="x") + 1)
-    natural.node_attr.update(figures.GRAPH_NODE_STYLE)
-    natural.graph_attr.update(figures.GRAPH_SPACING)
-    width = float(re.search(r'width="([0-9.]+)pt"', natural.pipe(format="svg", encoding="utf-8")).group(1))
+    dot = to_dot(Value(1.0, label="x") + 1)
+    svg = figures.graph_svg(dot, where="test")
+    natural = subprocess.run(
+        ["dot", "-Tsvg", *figures.GRAPH_STYLE], input=dot, capture_output=True, text=True, check=True
+    ).stdout
+    width = float(re.search(r'width="([0-9.]+)pt"', natural).group(1))
     assert f'width="{width * figures.GRAPH_SCALE:.1f}pt"' in svg
 
 
-def test_graph_svg_names_the_block_when_given_something_else() -> None:
-    with pytest.raises(PluginError, match=r"page, block 3: drawing the graph failed: .*got int"):
-        figures.graph_svg(42, where="page, block 3")
+def test_graph_svg_draws_in_the_sites_font() -> None:
+    svg = figures.graph_svg(to_dot(Value(1.0, label="x")), where="test")
+    assert 'font-family="Helvetica,Arial,sans-serif" font-size="12.00"' in svg
 
 
-def test_stage_values_are_copied_into_engine_values_for_drawing() -> None:
-    a, b = graph_only.Value(2.0, label="a"), graph_only.Value(-3.0, label="b")
-    out = a * b + a
-    copy = figures.as_engine_value(out)
-    assert isinstance(copy, Value)
-    assert (copy.data, copy.op) == (out.data, "+")
-    product = next(child for child in copy.children if child.op == "*")
-    assert [child.label for child in product.children] == ["a", "b"]
-    # `a` feeds both operations: the copy keeps it one node, as the stage graph does.
-    leaf_a = next(child for child in copy.children if child.label == "a")
-    assert product.children[0] is leaf_a
+def test_graph_svg_names_the_block_when_graphviz_refuses_the_text() -> None:
+    with pytest.raises(
+        PluginError, match=r"page, block 3: Graphviz could not draw the graph: .*syntax error"
+    ):
+        figures.graph_svg("digraph { v0 -> }", where="page, block 3")
 
 
-def test_engine_values_are_drawn_as_they_are() -> None:
-    value = Value(1.0)
-    assert figures.as_engine_value(value) is value
+def test_a_stage_value_in_a_graph_option_is_drawn_at_build_time() -> None:
+    session = runnable.PageSession("page")
+    code = (
+        "from scratchgrad.stages.graph_only import Value\nL = Value(2.0, label='a') * Value(3.0, label='b')"
+    )
+    outcome = session.run(code, ["L"])
+    _, result = runnable.render_block(0, code, {"run": "run", "graph": "L"}, outcome, session)
+    assert result.startswith('<div class="sg-figure sg-graph" data-sg-graph="L"><svg')
+    assert all(f">{text}<" in result for text in ("a", "b", "*"))
 
 
 def test_loss_curve_draws_one_line_per_run() -> None:
@@ -138,7 +137,8 @@ def test_figure_ids_differ_between_figures_and_references_follow_them() -> None:
 
 def test_graph_ids_differ_between_graphs_of_one_page() -> None:
     x = Value(1.0, label="x")
-    first, second = figures.graph_svg(x + 1, "page, block 0"), figures.graph_svg(x + 1, "page, block 1")
+    dot = to_dot(x + 1)
+    first, second = figures.graph_svg(dot, "page, block 0"), figures.graph_svg(dot, "page, block 1")
     assert ids(first)
     assert not ids(first) & ids(second)
 
@@ -250,20 +250,26 @@ def test_bad_block_options_are_refused(options: dict[str, str], message: str) ->
 
 def test_a_page_session_shares_names_between_blocks_and_captures_both_streams() -> None:
     session = runnable.PageSession("page")
-    assert session.run("x = 6").output == ""
+    assert session.run("x = 6").printed == ""
     outcome = session.run("import sys\nprint(x * 7)\nprint('careful', file=sys.stderr)")
-    assert (outcome.output, outcome.error) == ("42\ncareful\n", None)
+    assert (outcome.printed, outcome.raised) == ("42\ncareful\n", None)
 
 
 def test_a_page_session_is_seeded() -> None:
-    first = runnable.PageSession("a").run("import random\nprint(random.random())").output
-    second = runnable.PageSession("b").run("import random\nprint(random.random())").output
+    first = runnable.PageSession("a").run("import random\nprint(random.random())").printed
+    second = runnable.PageSession("b").run("import random\nprint(random.random())").printed
     assert first == second
+
+
+def test_a_page_session_names_its_blocks_in_tracebacks() -> None:
+    session = runnable.PageSession("chain-rule")
+    session.run("x = 1")
+    assert 'File "<chain-rule block 1>", line 1' in session.run("1 / 0").raised.traceback
 
 
 def test_an_expected_error_may_be_named_by_a_base_class() -> None:
     outcome = runnable.PageSession("page").run("print('before')\n1 / 0")
-    assert outcome.error_line == "ZeroDivisionError: division by zero"
+    assert outcome.raised.line == "ZeroDivisionError: division by zero"
     runnable.check_outcome(outcome, "ArithmeticError", "page, block 0")
     with pytest.raises(PluginError, match="expected KeyError, got ZeroDivisionError"):
         runnable.check_outcome(outcome, "KeyError", "page, block 0")

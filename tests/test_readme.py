@@ -5,13 +5,15 @@ import io
 import re
 from pathlib import Path
 
+from docs_pages import fenced_blocks
+
 README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
 
 
 def readme_python_example() -> str:
-    blocks = re.findall(r"```python\n(.*?)```", README, re.S)
-    assert len(blocks) == 1, "the README has one Python example"
-    return blocks[0]
+    examples = [fence.body for fence in fenced_blocks(README) if fence.language == "python"]
+    assert len(examples) == 1, "the README has one Python example"
+    return examples[0]
 
 
 def test_readme_example_prints_the_gradients_its_comment_promises():

@@ -1,13 +1,12 @@
 """PyTorch as a second opinion: the same graphs in float64 give the same gradients to 1e-9."""
 
 import math
-import os
-import sys
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from missing_tools import import_or_missing
 from scratchgrad import Value, micrograd_demo
 from scratchgrad.gradcheck import relative_error
 from scratchgrad.losses import binary_cross_entropy, hinge, mse, softmax_cross_entropy
@@ -16,21 +15,9 @@ from strategies import backward_passes, gradient_examples, reals, vectors
 
 
 def import_torch():
-    """torch, or a skip where torch cannot be had.
-
-    Under ``CI=true`` on the host a missing torch fails the test instead: CI
-    installs the `torch` extra, so a skip there would hide that the parity
-    tests never ran. Inside Pyodide torch cannot exist, so they are skipped.
-    """
-    if os.environ.get("CI") == "true" and sys.platform != "emscripten":
-        try:
-            import torch
-        except ImportError as error:
-            pytest.fail(
-                f"CI=true but torch cannot be imported ({error}): install the 'torch' extra", pytrace=False
-            )
-        return torch
-    return pytest.importorskip("torch")
+    """torch, or the missing-tool rule (tests/missing_tools.py): CI installs the `torch` extra, so
+    there a missing torch fails; elsewhere, and always inside Pyodide, the parity tests skip."""
+    return import_or_missing("torch")
 
 
 try:
@@ -45,17 +32,6 @@ def torch_is_installed():
 
 
 needs_torch = pytest.mark.usefixtures("torch_is_installed")
-
-
-def test_missing_torch_fails_under_ci_and_skips_elsewhere(monkeypatch):
-    monkeypatch.setitem(sys.modules, "torch", None)  # makes `import torch` raise ModuleNotFoundError
-    monkeypatch.setattr(sys, "platform", "linux")
-    monkeypatch.setenv("CI", "true")
-    with pytest.raises(pytest.fail.Exception, match="CI=true but torch cannot be imported"):
-        import_torch()
-    monkeypatch.delenv("CI")
-    with pytest.raises(pytest.skip.Exception, match="could not import 'torch'"):
-        import_torch()
 
 
 TOLERANCE = 1e-9

@@ -12,6 +12,13 @@ name instead, and the drawing shows that name as it is: ``a * 2`` has one
 child and an op node reading ``* 2``; ``a - 1`` reads ``+ -1``; ``a ** 2``
 reads ``**2``. A Value used twice (``a + a``) gets two arrows.
 
+Any Value of the story can be drawn: the package's `Value`, the earlier
+engines of `scratchgrad.stages` (which keep their children in a set ``_prev``,
+and at first have no ``grad``), or a Value class a reader wrote. `is_value`
+says what counts: an object with ``data`` and its children in ``_children``,
+``_prev`` or ``children``; ``grad``, ``label`` and ``_op`` (or ``op``) are
+shown when it has them.
+
 `to_dot` needs nothing but Python, so it also works in the browser (Pyodide);
 `draw_dot` hands the same nodes and edges to the `graphviz` package, which
 renders them with Graphviz's ``dot`` program.
@@ -21,19 +28,22 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from scratchgrad.engine import Value, topological_order
+from scratchgrad.engine import topological_order
 
 if TYPE_CHECKING:
     import graphviz
 
-__all__ = ["Drawing", "draw_dot", "drawing", "print_tree", "to_dot"]
+__all__ = ["Drawing", "draw_dot", "drawing", "is_value", "print_tree", "to_dot"]
 
 MAX_NODES = 500
 """Default limit on the Values in one drawing: a browser cannot show more usefully."""
 
 RANKDIRS = ("LR", "RL", "TB", "BT")
+CHILDREN_ATTRIBUTES = ("_children", "_prev", "children")
+"""Where a Value keeps the Values it was computed from: the engine's tuple, the story's first
+stages' set (micrograd's name), or a reader's own choice."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +61,7 @@ class Drawing:
     edges: list[tuple[str, str]]
 
 
-def drawing(root: Value, rankdir: str = "LR", max_nodes: int = MAX_NODES) -> Drawing:
+def drawing(root: Any, rankdir: str = "LR", max_nodes: int = MAX_NODES) -> Drawing:
     """The nodes and edges that draw `root` and everything it was computed from.
 
     Node ids follow the topological order, so the same expression always gives
@@ -70,16 +80,17 @@ def drawing(root: Value, rankdir: str = "LR", max_nodes: int = MAX_NODES) -> Dra
     for i, node in enumerate(order):
         nodes.append((f"v{i}", {"label": _record_label(node, sideways), "shape": "record"}))
         if node._children:
-            nodes.append((f"op{i}", {"label": _escape_text(node._op)}))
+            nodes.append((f"op{i}", {"label": _escape_text(node.op)}))
             edges.extend((f"v{index[child]}", f"op{i}") for child in node._children)
             edges.append((f"op{i}", f"v{i}"))
     return Drawing(rankdir, nodes, edges)
 
 
-def to_dot(root: Value, rankdir: str = "LR", max_nodes: int = MAX_NODES) -> str:
+def to_dot(root: Any, rankdir: str = "LR", max_nodes: int = MAX_NODES) -> str:
     """The graph of `root` as DOT text, Graphviz's language: pure Python, no Graphviz needed.
 
     Example:
+        >>> from scratchgrad import Value
         >>> a = Value(2.0, label="a")
         >>> print(to_dot(a * 3), end="")
         digraph {
@@ -102,7 +113,7 @@ def to_dot(root: Value, rankdir: str = "LR", max_nodes: int = MAX_NODES) -> str:
 
 
 def draw_dot(
-    root: Value, format: str = "svg", rankdir: str = "LR", max_nodes: int = MAX_NODES
+    root: Any, format: str = "svg", rankdir: str = "LR", max_nodes: int = MAX_NODES
 ) -> graphviz.Digraph:
     """The graph of `root` as a `graphviz.Digraph`, ready to render (`.pipe()`, `.render()`).
 
@@ -127,7 +138,7 @@ def draw_dot(
     return graph
 
 
-def print_tree(root: Value, file: TextIO | None = None, max_nodes: int = MAX_NODES) -> None:
+def print_tree(root: Any, file: TextIO | None = None, max_nodes: int = MAX_NODES) -> None:
     """Print the graph of `root` as a tree: the output first, each node's children below it.
 
     Each line shows a Value's label, the op that made it (or ``input``), its
@@ -136,6 +147,7 @@ def print_tree(root: Value, file: TextIO | None = None, max_nodes: int = MAX_NOD
     shared sub-expression does not repeat (and cannot blow up the output).
 
     Example:
+        >>> from scratchgrad import Value
         >>> a, b = Value(2.0, label="a"), Value(-3.0, label="b")
         >>> print_tree(a * b + a)
         + data=-4.0000 grad=0.0000
@@ -145,20 +157,21 @@ def print_tree(root: Value, file: TextIO | None = None, max_nodes: int = MAX_NOD
         └── a: see #1 above
     """
     out = sys.stdout if file is None else file
-    uses: dict[Value, int] = {}
-    for node in _values_to_draw(root, max_nodes, "print_tree"):
+    order = _values_to_draw(root, max_nodes, "print_tree")
+    uses: dict[_Node, int] = {}
+    for node in order:
         for child in node._children:
             uses[child] = uses.get(child, 0) + 1
-    tags: dict[Value, int] = {}
+    tags: dict[_Node, int] = {}
     # Each entry: (node, text before the connector, connector, text before its children).
-    stack: list[tuple[Value, str, str, str]] = [(root, "", "", "")]
+    stack: list[tuple[_Node, str, str, str]] = [(order[-1], "", "", "")]
     while stack:
         node, prefix, connector, child_prefix = stack.pop()
         name = f"{node.label}: " if node.label else ""
         if node in tags:
             print(f"{prefix}{connector}{name}see #{tags[node]} above", file=out)
             continue
-        line = f"{prefix}{connector}{name}{node._op or 'input'} data={node.data:.4f} grad={node.grad:.4f}"
+        line = f"{prefix}{connector}{name}{node.op or 'input'} data={node.data:.4f} grad={node.grad:.4f}"
         if uses.get(node, 0) > 1:
             tags[node] = len(tags) + 1
             line += f"  (#{tags[node]})"
@@ -171,11 +184,70 @@ def print_tree(root: Value, file: TextIO | None = None, max_nodes: int = MAX_NOD
                 stack.append((child, child_prefix, "├── ", child_prefix + "│   "))
 
 
-def _values_to_draw(root: Value, max_nodes: int, caller: str) -> list[Value]:
-    """`root`'s graph in topological order, or an error if it is not a Value or too large."""
-    if not isinstance(root, Value):
-        raise TypeError(f"{caller} draws a scratchgrad Value, got {type(root).__name__} {root!r}")
-    order = topological_order(root)
+def is_value(thing: object) -> bool:
+    """True for what the drawing functions take: an object with ``data`` and its children in one
+    of `CHILDREN_ATTRIBUTES` (any Value of the package, of its stages, or a reader's own)."""
+    return hasattr(thing, "data") and any(hasattr(thing, name) for name in CHILDREN_ATTRIBUTES)
+
+
+class _Node:
+    """One Value of any kind, seen the way the drawing reads it.
+
+    Every Value becomes one `_Node` (`_Nodes.of` remembers them), with its children as `_Node`s
+    in ``_children``, as the engine's Value keeps them: so `topological_order`, the engine's own
+    walk through a graph, walks any Value's graph. Children kept in a set (the stages' ``_prev``)
+    are listed by label and data, so the same expression draws the same way on every run.
+    """
+
+    __slots__ = ("data", "grad", "label", "op", "_value", "_nodes", "_known_children")
+
+    def __init__(self, value: object, nodes: _Nodes) -> None:
+        self.data = value.data
+        self.grad = getattr(value, "grad", 0.0)  # the first stage has no gradients yet
+        self.label = getattr(value, "label", "")
+        self.op = getattr(value, "_op", getattr(value, "op", ""))
+        self._value = value
+        self._nodes = nodes
+        self._known_children: tuple[_Node, ...] | None = None
+
+    @property
+    def _children(self) -> tuple[_Node, ...]:
+        if self._known_children is None:
+            kept = next(
+                getattr(self._value, name) for name in CHILDREN_ATTRIBUTES if hasattr(self._value, name)
+            )
+            children = kept() if callable(kept) else kept  # a reader's class may have a children() method
+            if isinstance(children, set | frozenset):
+                children = sorted(children, key=_label_and_data)
+            self._known_children = tuple(self._nodes.of(child) for child in children)
+        return self._known_children
+
+
+def _label_and_data(value: object) -> tuple[str, object]:
+    return str(getattr(value, "label", "")), getattr(value, "data", 0.0)
+
+
+class _Nodes:
+    """The `_Node` of each Value met so far: a Value used twice is one node."""
+
+    def __init__(self, caller: str) -> None:
+        self._caller = caller
+        self._made: dict[int, _Node] = {}
+
+    def of(self, value: object) -> _Node:
+        if id(value) not in self._made:
+            if not is_value(value):
+                raise TypeError(
+                    f"{self._caller} draws a Value (an object with data and one of "
+                    f"{', '.join(CHILDREN_ATTRIBUTES)}), got {type(value).__name__} {value!r}"
+                )
+            self._made[id(value)] = _Node(value, self)
+        return self._made[id(value)]
+
+
+def _values_to_draw(root: object, max_nodes: int, caller: str) -> list[_Node]:
+    """`root`'s graph in topological order (`root` last), or an error if it is not a Value or too large."""
+    order = topological_order(_Nodes(caller).of(root))
     if len(order) > max_nodes:
         raise ValueError(
             f"{caller}: the graph has {len(order)} Values, more than max_nodes={max_nodes}; "
@@ -184,7 +256,7 @@ def _values_to_draw(root: Value, max_nodes: int, caller: str) -> list[Value]:
     return order
 
 
-def _record_label(node: Value, sideways: bool) -> str:
+def _record_label(node: _Node, sideways: bool) -> str:
     fields = [f"data {node.data:.4f}", f"grad {node.grad:.4f}"]
     if node.label:
         fields.insert(0, _escape_record_field(node.label))

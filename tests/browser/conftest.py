@@ -1,7 +1,7 @@
 """Fixtures for the browser tests: the built site on 127.0.0.1, headless Chromium, and watchers.
 
-The site is built once per session (``mkdocs build --strict``) into a temporary folder and
-served as a static host serves it (harness.py, shared with benchmarks/browser_startup.py).
+The site is built once per session (tests/conftest.py, ``site_dir``) and served as a static
+host serves it (harness.py, shared with benchmarks/browser_startup.py).
 
 Two nets catch requests to other hosts (the site must work offline):
 - every request of the test's browser context (pages, their workers, the service worker) is
@@ -12,30 +12,26 @@ Two nets catch requests to other hosts (the site must work offline):
   written to test-artifacts/browser/browser-background-requests.txt; any other host fails.
 Console errors and uncaught exceptions of any page or worker fail the test too.
 
-Without ``/usr/bin/chromium`` (or Playwright) the tests skip; with ``CI=true`` they fail.
+Without ``/usr/bin/chromium`` (or Playwright) the tests skip; with ``CI=true`` they fail
+(tests/missing_tools.py).
 """
 
 from __future__ import annotations
 
 import http.server
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from harness import CHROMIUM, build_site, launch_chromium, serve, serve_site, stop
+from harness import CHROMIUM, launch_chromium, serve, serve_site, stop
 from pages import ARTIFACTS
+
+from missing_tools import missing
 
 BROWSER_OWN_HOSTS = ("update.googleapis.com", "accounts.google.com", "clients2.google.com")
 LOOPBACK = ("http://127.0.0.1:", "data:", "blob:")
-
-
-def _missing(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason}: the browser tests cannot run (CI=true makes this a failure)")
-    pytest.skip(reason)
 
 
 class _RecordingProxy(http.server.BaseHTTPRequestHandler):
@@ -54,16 +50,6 @@ class _RecordingProxy(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         pass
-
-
-@pytest.fixture(scope="session")
-def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site as `mkdocs build --strict` writes it (SCRATCHGRAD_SITE_DIR: use a built one)."""
-    if prebuilt := os.environ.get("SCRATCHGRAD_SITE_DIR"):
-        return Path(prebuilt)
-    out = tmp_path_factory.mktemp("site")
-    build_site(out)
-    return out
 
 
 FIXTURE_PAGE = Path(__file__).with_name("runner-fixture.html")
@@ -96,11 +82,11 @@ def offsite_proxy() -> Iterator[OffsiteProxy]:
 @pytest.fixture(scope="session")
 def browser(offsite_proxy: OffsiteProxy):
     if not CHROMIUM.exists():
-        _missing(f"{CHROMIUM} is not installed (apt-get install chromium)")
+        missing(f"{CHROMIUM} is not installed (apt-get install chromium): the browser tests cannot run")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _missing("Python Playwright is not installed (pip install playwright)")
+        missing("Python Playwright is not installed (pip install playwright): the browser tests cannot run")
     with sync_playwright() as playwright:
         launched = launch_chromium(
             playwright, proxy={"server": f"http://127.0.0.1:{offsite_proxy.port}", "bypass": "127.0.0.1"}

@@ -10,14 +10,12 @@ from __future__ import annotations
 import functools
 import http.server
 import mimetypes
-import os
 import re
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+import docs_pages
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -36,9 +34,7 @@ CHROMIUM_ARGS = [
 
 def build_site(out: Path) -> None:
     """`mkdocs build --strict` into `out`; a failed build raises with MkDocs' own output."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    mkdocs = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)]
-    result = subprocess.run(mkdocs, cwd=ROOT, env=env, capture_output=True, text=True)
+    result = docs_pages.build_site(out)
     if result.returncode != 0:
         raise RuntimeError(f"mkdocs build failed:\n{result.stdout}\n{result.stderr}")
 

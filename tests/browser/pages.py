@@ -11,10 +11,13 @@ from __future__ import annotations
 import math
 import re
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-DOCS = ROOT / "docs"
+# Which pages are runnable and the URL of each: one definition, shared with the docs tests.
+from docs_pages import DOCS as DOCS
+from docs_pages import ROOT
+from docs_pages import page_url as page_url
+from docs_pages import runnable_pages as runnable_pages
+
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 FLOAT = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+(?=[eE]))(?:[eE][-+]?\d+)?")
 LIBM_TOLERANCE = 1e-12
@@ -24,54 +27,8 @@ vs 0.7071067811865477)."""
 NOISE_LEVEL = 1e-9
 """Printed numbers this small are rounding noise made visible (a gradient check's "worst
 relative error 1.4e-11" is 4.1e-11 in Pyodide): they must both be small, not equal."""
-FENCE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
 LOAD_TIMEOUT_MS = 120_000
 BLOCK_TIMEOUT_MS = 300_000
-
-
-def runnable_pages() -> list[str]:
-    """The docs pages (paths under docs/) that have at least one ```python run``` block."""
-    return sorted(
-        path.relative_to(DOCS).as_posix()
-        for path in DOCS.rglob("*.md")
-        if any(is_runnable(info) for info in fence_info_strings(path.read_text(encoding="utf-8")))
-    )
-
-
-def fence_info_strings(markdown: str) -> list[str]:
-    """The info strings (``python run graph="L"``) of the top-level fenced blocks of `markdown`.
-
-    A fence inside another fence (a Markdown example of a runnable block) is text, not a block.
-    """
-    infos, closing = [], None
-    for line in markdown.splitlines():
-        match = FENCE.match(line)
-        if closing is None and match:
-            closing = match.group(1)
-            infos.append(match.group(2).strip())
-        elif (
-            closing is not None
-            and match
-            and match.group(1).startswith(closing)
-            and not match.group(2).strip()
-        ):
-            closing = None
-    return infos
-
-
-def is_runnable(info: str) -> bool:
-    words = info.replace("{", " ").replace("}", " ").split()
-    return bool(words) and words[0].lstrip(".") == "python" and "run" in words[1:]
-
-
-def page_url(site_url: str, source: str) -> str:
-    """The URL MkDocs gives `source` (use_directory_urls): ``a/b.md`` → ``a/b/``."""
-    stem = source.removesuffix(".md")
-    if stem == "index" or stem.endswith("/index"):
-        stem = stem.removesuffix("index")
-    else:
-        stem += "/"
-    return site_url + stem
 
 
 def open_page(context, url: str, *, isolated: bool = True):

@@ -1,10 +1,19 @@
 """Block kinds the chapters may not use, on a page written in the contract's HTML
-(runner-fixture.html): a hidden set-up block, a browser="no" block, a must-fail block."""
+(runner-fixture.html): a hidden set-up block, a browser="no" block, a must-fail block, and one
+whose expect names a base class of the exception it raises."""
 
 from __future__ import annotations
 
+import importlib
+import sys
+
 import pytest
 from pages import block, block_result, open_page, run_block, runs_of, wait_for_runs
+
+from docs_pages import ROOT
+
+sys.path.insert(0, str(ROOT / "hooks"))
+runnable = importlib.import_module("runnable")
 
 
 @pytest.fixture
@@ -38,3 +47,31 @@ def test_run_from_top_skips_build_only_blocks_and_goes_past_expected_errors(page
     assert [runs_of(page, index) for index in range(4)] == [1, 0, 1, 1]
     assert block_result(page, 3)["printed"] == "last 41\n"
     assert block_result(page, 1)["origin"] == "build"
+
+
+BROWSER_VERDICT = """
+async ([index, expect]) => {
+  const block = scratchgrad.page.blocks[index];
+  const result = await block.execute();
+  block.expect = expect;
+  return { verdict: block.succeeded(result), raised: result.raised };
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("expect", "verdict"),
+    [("ArithmeticError", True), ("ZeroDivisionError", True), ("Unlucky", True), ("KeyError", False)],
+)
+def test_the_build_and_the_browser_judge_a_subclass_of_expect_alike(page, expect, verdict):
+    """Block 4 raises Unlucky, a ZeroDivisionError: an expect naming any class of its MRO is met."""
+    code = block(page, 4).get_attribute("data-sg-code")
+    outcome = runnable.PageSession("fixture").run(code)
+    try:
+        runnable.check_outcome(outcome, expect, "fixture, block 4")
+        build_verdict = True
+    except runnable.PluginError:
+        build_verdict = False
+    ran = page.evaluate(BROWSER_VERDICT, [4, expect])
+    assert ran["raised"] == outcome.raised.names
+    assert (build_verdict, ran["verdict"]) == (verdict, verdict)

@@ -1,27 +1,8 @@
-"""The browser tests' own rules: which pages count as runnable, and what "same output" means."""
+"""The browser tests' own rule of what "same output" means."""
 
 from __future__ import annotations
 
-from pages import fence_info_strings, float_differences, is_runnable, page_url, skeleton
-
-
-def test_a_fence_inside_a_markdown_example_is_not_a_block():
-    markdown = '````markdown\n```python run\nprint(1)\n```\n````\n\n```python run graph="L"\nL = 1\n```\n'
-    assert fence_info_strings(markdown) == ["markdown", 'python run graph="L"']
-
-
-def test_runnable_needs_python_and_the_bare_word_run():
-    assert is_runnable('python run expect="ZeroDivisionError"')
-    assert is_runnable("{ .python run }")
-    assert not is_runnable("python")
-    assert not is_runnable('python title="run me"')
-    assert not is_runnable("text run")
-
-
-def test_page_urls_follow_mkdocs_directory_urls():
-    assert page_url("http://h/", "index.md") == "http://h/"
-    assert page_url("http://h/", "chain-rule.md") == "http://h/chain-rule/"
-    assert page_url("http://h/", "part/index.md") == "http://h/part/"
+from pages import float_differences, skeleton
 
 
 def test_floats_may_differ_in_the_last_bit_only():

@@ -13,7 +13,6 @@ import json
 import subprocess
 from urllib.parse import parse_qs, urlsplit
 
-from harness import ROOT
 from pages import (
     SAVED_SNAPSHOTS,
     SNAPSHOT_CACHE,
@@ -26,6 +25,8 @@ from pages import (
     wait_for_one_snapshot,
     wait_until_ready,
 )
+
+from docs_pages import ROOT
 
 FIRST_PAGE = runnable_pages()[0]
 PYODIDE_VERSION = json.loads((ROOT / "node_modules" / "pyodide" / "package.json").read_text())["version"]

@@ -19,6 +19,7 @@ HOST_ONLY_PATHS = {
     "tests/browser": "drives Chromium through Playwright",
     "tests/test_docs.py": "builds the MkDocs site",
     "tests/test_hooks.py": "the site's MkDocs hooks (MkDocs, Markdown extensions, matplotlib)",
+    "tests/test_pyodide_runtime_hook.py": "the hook that bundles web/ and builds the wheel (MkDocs, Node)",
 }
 HOST_ONLY_TESTS = {
     "tests/exercises/test_cli.py::test_python_dash_m_runs_the_cli_with_its_exit_codes": (

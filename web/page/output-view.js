@@ -97,12 +97,6 @@ export class OutputView {
     return figure;
   }
 
-  /** Put a figure the build made back among this run's results (in the order it comes). */
-  adopt(figure) {
-    this.flush();
-    this.#insertBeforeNotes(figure);
-  }
-
   /** A message from the runner itself (stopped, restarted, failed to load), outside the output. */
   note(message, kind = "info") {
     const note = document.createElement("p");

@@ -9,8 +9,9 @@ import { createEditor } from "./editor.js";
 import { loadEdit, saveEdit } from "./edits.js";
 import { OutputView } from "./output-view.js";
 
-const DOT_MIME_TYPE = "text/vnd.graphviz";
-const BUILD_FIGURE_MIME_TYPE = "application/vnd.scratchgrad.build-figure";
+// What a block is (its file name in tracebacks, the kind of a graph drawing) is defined by the Python
+// module scratchgrad.blocks; hooks/pyodide_runtime.py writes its constants into the bundle.
+/* global BLOCK_DOT_MIME_TYPE, BLOCK_FILENAME_FORMAT */
 const BUILD_ONLY_NOTE =
   "This block runs only when the site is built: it needs a package the browser does not have " +
   "(such as PyTorch). Its output above is from the build.";
@@ -39,17 +40,13 @@ export class RunnableBlock {
     this.hidden = element.hasAttribute("data-sg-hidden");
     this.runsInBrowser = element.dataset.sgBrowser !== "no";
     const result = element.querySelector(":scope > .sg-result");
-    this.#buildGraphs = new Map(
-      [...result.querySelectorAll(":scope > .sg-graph[data-sg-graph]")].map((figure) => [
-        figure.dataset.sgGraph,
-        figure,
-      ]),
-    );
-    this.graphExpressions = [...this.#buildGraphs.keys()];
+    // The block's graph= option: the build drew these expressions; every run draws them again.
+    const graphFigures = result.querySelectorAll(":scope > .sg-graph[data-sg-graph]");
+    this.graphExpressions = [...new Set([...graphFigures].map((figure) => figure.dataset.sgGraph))];
     // Draw at the build's scale: this block's own drawing, or any on the page.
     const buildSvg = result.querySelector(":scope > .sg-graph > svg") ?? document.querySelector(".sg-graph > svg");
     this.#drawingScale = drawingScale(buildSvg);
-    this.filename = `<${this.page} block ${this.index}>`;
+    this.filename = BLOCK_FILENAME_FORMAT.replace("{page}", this.page).replace("{index}", String(this.index));
     this.#runtime = runtime;
     this.#graphs = graphs;
     this.#output = new OutputView(result);
@@ -60,7 +57,6 @@ export class RunnableBlock {
   #runtime;
   #graphs;
   #output;
-  #buildGraphs;
   #drawings = [];
   #drawingScale;
   #editor = null;
@@ -87,8 +83,7 @@ export class RunnableBlock {
       onStart: () => this.#setState("running"),
       onOutput: (stream, text) => this.#output.write(stream, text),
       onDisplay: (mimeType, data, label) => {
-        if (mimeType === DOT_MIME_TYPE) this.#draw(data, label);
-        if (mimeType === BUILD_FIGURE_MIME_TYPE) this.#keepBuildDrawing(label);
+        if (mimeType === BLOCK_DOT_MIME_TYPE) this.#draw(data, label);
       },
     });
     this.#output.flush();
@@ -100,12 +95,14 @@ export class RunnableBlock {
     return result;
   }
 
-  /** True when `result` is what this block should do: no error, or the error it expects. */
+  /**
+   * True when `result` is what this block should do: no error, or the error it expects — that
+   * exception or a subclass of it, as the build judges (scratchgrad.blocks.Outcome.as_expected):
+   * `result.raised` lists the names of the exception's class and of all its bases.
+   */
   succeeded(result) {
     if (result.outcome === "ok") return !this.expect;
-    if (result.outcome !== "error" || !this.expect) return false;
-    const lastLine = result.traceback.trimEnd().split("\n").at(-1);
-    return lastLine.split(":")[0].trim().split(".").at(-1) === this.expect;
+    return result.outcome === "error" && this.expect !== null && result.raised.includes(this.expect);
   }
 
   #report(result) {
@@ -135,18 +132,10 @@ export class RunnableBlock {
     this.#drawings.push(drawing);
   }
 
-  /** The build's drawing of a graph option the browser cannot draw (a stage Value). */
-  #keepBuildDrawing(label) {
-    const figure = this.#buildGraphs.get(label);
-    if (figure) this.#output.adopt(figure);
-  }
-
-  /** Figures drawn at build time only (plots; stage graphs): say so once the code changed. */
+  /** Plots are drawn at build time only (matplotlib): say so once the code changed. */
   #markBuildFigures() {
     const changed = this.code !== this.original;
-    const fromBuild = [...this.element.querySelectorAll(":scope > .sg-result > .sg-plot")];
-    fromBuild.push(...[...this.#buildGraphs.values()].filter((figure) => figure.isConnected));
-    for (const plot of fromBuild) {
+    for (const plot of this.element.querySelectorAll(":scope > .sg-result > .sg-plot")) {
       plot.classList.toggle("sg-figure--from-build", changed);
       plot.title = changed ? "Drawn when the site was built, from the block's original code" : "";
     }

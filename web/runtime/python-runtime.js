@@ -68,8 +68,9 @@ export class PythonRuntime extends EventTarget {
 
   /**
    * Run `code` in the named namespace once the runs queued before it are done.
-   * Resolves with {outcome, traceback?, message?}; outcome is one of
-   * "ok", "error" (traceback), "stopped" (KeyboardInterrupt, traceback), "reset" (Python was
+   * Resolves with {outcome, traceback?, raised?, message?}; outcome is one of
+   * "ok", "error" (traceback; raised: the names of the exception's class and of all its bases),
+   * "stopped" (KeyboardInterrupt, traceback), "reset" (Python was
    * restarted to stop it), "crashed" (the code broke the interpreter, which was restarted;
    * message), "cancelled" (stopped before it started), "unavailable" (message).
    * `graphs`: expressions whose Values are drawn after the run (a block's graph= option).
@@ -153,9 +154,9 @@ export class PythonRuntime extends EventTarget {
         return { outcome: "crashed", message: answer.failed.message };
       }
       if (answer.failed) return { outcome: "unavailable", message: answer.failed.message };
-      if (answer.error === null) return { outcome: "ok" };
-      const stopped = /^KeyboardInterrupt\s*$/m.test(answer.error.trimEnd().split("\n").at(-1));
-      return { outcome: stopped ? "stopped" : "error", traceback: answer.error };
+      if (answer.raised === null) return { outcome: "ok" };
+      const { names, traceback } = answer.raised;
+      return { outcome: names[0] === "KeyboardInterrupt" ? "stopped" : "error", traceback, raised: names };
     } finally {
       clearTimeout(active.deadline);
       this.#activeRun = null;

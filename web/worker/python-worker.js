@@ -4,17 +4,14 @@
 // carries the same id. Replies to a "run" stream while the code runs:
 //   {id, type: "output", stream: "stdout" | "stderr", text}   batched, at most ~20 per second
 //   {id, type: "display", mimeType, data, label}                rich output (e.g. DOT text)
-//   {id, type: "done", error}                                   error: the trimmed traceback or null
+//   {id, type: "done", printed, raised, drawings}               the run's outcome (scratchgrad.blocks.Outcome)
 // Other requests answer once with {id, type: "done", ...} or {id, type: "failed", message}.
 // A run that kills the interpreter itself (Pyodide's "fatal error", e.g. the WebAssembly stack
 // overflowing) answers {id, type: "failed", fatal: true}: this worker is useless from then on.
 
-import blockRunnerSource from "./block_runner.py";
 import { loadScratchgrad } from "./load-scratchgrad.js";
 import { createOutputBatcher } from "./output-batcher.js";
 import { serveRequests } from "./serve-requests.js";
-
-const RUNNER_DIR = "/home/pyodide/.scratchgrad-runtime";
 
 let pyodide = null;
 let runner = null;
@@ -29,11 +26,8 @@ async function start({ indexURL, lockFileURL, sharedInterruptBuffer }) {
   const started = performance.now();
   let bootedFrom;
   ({ pyodide, bootedFrom } = await loadScratchgrad({ indexURL, lockFileURL }));
-  pyodide.FS.mkdirTree(RUNNER_DIR);
-  pyodide.FS.writeFile(`${RUNNER_DIR}/block_runner.py`, blockRunnerSource);
   const sys = pyodide.pyimport("sys");
-  sys.path.insert(0, RUNNER_DIR);
-  runner = pyodide.pyimport("block_runner");
+  runner = pyodide.pyimport("scratchgrad.blocks"); // what a block is: the same module as at build time
   runner.set_display((mimeType, data, label) => {
     output.flush(); // what was printed before the drawing appears above it
     post({ id: currentRunId, type: "display", mimeType, data, label });
@@ -63,9 +57,13 @@ function run({ id, code, filename, namespace, graphs = [] }) {
   const graphList = pyodide.toPy(graphs);
   try {
     output.startRun();
-    const error = runner.run_block(code, filename, namespaceFor(namespace), graphList);
+    const outcome = runner.run_block(code, filename, namespaceFor(namespace), graphList);
     output.flush();
-    return { error: error ?? null };
+    try {
+      return JSON.parse(outcome.to_json());
+    } finally {
+      outcome.destroy();
+    }
   } catch (error) {
     // run_block catches every Python exception, so whatever reaches here broke Pyodide itself.
     output.flush();
@@ -79,7 +77,7 @@ function run({ id, code, filename, namespace, graphs = [] }) {
 function restart() {
   for (const namespace of namespaces.values()) namespace.destroy();
   namespaces.clear();
-  runner.forget_modules_imported_since().destroy(); // the page needs no list of the names
+  runner.forget_imported_packages().destroy(); // the page needs no list of the names
   return {};
 }
 

@@ -1,0 +1,272 @@
+"""What a runnable block of the tutorial is: one definition for the site's build and the browser.
+
+A chapter's ```` ```python run ```` blocks run twice: once when the site is built (CPython, the
+MkDocs hook ``hooks/runnable.py``), and again whenever a reader presses Run (Pyodide, in the
+worker ``web/worker/python-worker.js``). Both import this module, so a block means the same in
+both places:
+
+* **the page namespace**: the blocks of one page share a fresh ``{"__name__": "__main__"}``
+  namespace, made by `new_namespace`, which seeds the global `random` with `PAGE_SEED`;
+* **the file name** of a block in tracebacks, `block_filename` (``"<chain-rule block 3>"``);
+* **the outcome** of a run, `Outcome`: the printed text (stdout and stderr in one stream), the
+  exception raised, if any, with the names of its class and of every base class (its MRO), and the
+  traceback from the reader's own code down; plus the drawings the block asked for;
+* **the verdict**: `Outcome.as_expected` — a block without an ``expect`` option must not raise;
+  a block with ``expect="ArithmeticError"`` must raise that exception or a subclass of it;
+* **drawings**: a ``graph="L"`` option, or ``show_graph(L)`` in the block, asks for the graph of a
+  Value as DOT text (`DOT_MIME_TYPE`), drawn below the block by Graphviz.
+
+The browser's JavaScript is handed the outcome as JSON (`Outcome.to_json`) and compares a block's
+``expect`` with the names it lists; the constants it needs (`DOT_MIME_TYPE`, `FILENAME_FORMAT`) are
+written into the bundle from here when the site is built (hooks/pyodide_runtime.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import linecache
+import random
+import sys
+import traceback
+from collections.abc import Callable, Iterator, Sequence, Set
+from dataclasses import asdict, dataclass
+from typing import Any
+
+__all__ = [
+    "DOT_MIME_TYPE",
+    "FILENAME_FORMAT",
+    "PAGE_SEED",
+    "RECURSION_LIMIT",
+    "STARTUP_MODULES",
+    "Display",
+    "DisplayFunction",
+    "Outcome",
+    "Raised",
+    "block_filename",
+    "forget_imported_packages",
+    "new_namespace",
+    "run_block",
+    "set_display",
+    "show_graph",
+]
+
+PAGE_SEED = 0
+"""The seed of the global `random` whenever a page namespace is made."""
+
+RECURSION_LIMIT = 1000
+"""`sys.getrecursionlimit()` while a block runs: CPython's and Pyodide's default, whatever the build's
+own tools set for themselves (mkdocstrings raises it to 2000)."""
+
+DOT_MIME_TYPE = "text/vnd.graphviz"
+"""The kind of a graph drawing request: its data is DOT text."""
+
+FILENAME_FORMAT = "<{page} block {index}>"
+"""The name of a block's code in tracebacks; `page` is the page's path without ``.md``."""
+
+STARTUP_MODULES = frozenset(sys.modules)
+"""What was imported when this module was: Python's and Pyodide's own modules, and this package."""
+
+_PACKAGE = __name__.partition(".")[0]
+
+DisplayFunction = Callable[[str, str, str], None]
+"""Sends a drawing to the page as it is asked for: (mime type, data, label)."""
+
+
+def block_filename(page: str, index: int) -> str:
+    """The name of block `index` of `page` in tracebacks: ``block_filename("chain-rule", 3)``
+    is ``"<chain-rule block 3>"``."""
+    return FILENAME_FORMAT.format(page=page, index=index)
+
+
+@dataclass(frozen=True)
+class Raised:
+    """The exception a block raised, as the page shows and judges it.
+
+    Attributes:
+        names: the exception's class and every base class, most specific first
+            (``["ZeroDivisionError", "ArithmeticError", "Exception", "BaseException", "object"]``).
+        line: its last traceback line, ``"ZeroDivisionError: division by zero"``.
+        traceback: the traceback from the first frame of the reader's block down.
+    """
+
+    names: list[str]
+    line: str
+    traceback: str
+
+    @classmethod
+    def of(cls, error: BaseException, filename: str) -> Raised:
+        return cls(
+            names=[base.__name__ for base in type(error).__mro__],
+            line=traceback.format_exception_only(error)[-1].strip(),
+            traceback=reader_traceback(error, filename),
+        )
+
+
+@dataclass(frozen=True)
+class Display:
+    """A drawing a block asked for: `data` of kind `mime_type`, under `label` (a graph option's
+    expression, or what ``show_graph(..., label=)`` was given)."""
+
+    mime_type: str
+    data: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one run of a block did: a small record, the same in the build and in the browser.
+
+    Attributes:
+        printed: what the block printed (stdout and stderr in one stream), when the run captured
+            it (the build); in the browser printing streams to the page as it happens and this is "".
+        raised: the exception that ended the block, or None.
+        drawings: the drawings the block asked for, when no page was there to take them as they came
+            (the build); in the browser they went to the page through `set_display`'s function.
+    """
+
+    printed: str
+    raised: Raised | None
+    drawings: list[Display]
+
+    def as_expected(self, expect: str | None) -> bool:
+        """True when the block did what its ``expect`` option says: no error without one,
+        otherwise an exception of class `expect` or of a subclass of it."""
+        if self.raised is None:
+            return expect is None
+        return expect is not None and expect in self.raised.names
+
+    def to_json(self) -> str:
+        """The record as JSON text: how the worker hands it to the page."""
+        return json.dumps(asdict(self))
+
+
+_display: DisplayFunction | None = None
+_collected: list[Display] | None = None
+
+
+def set_display(display: DisplayFunction | None) -> None:
+    """Install the function that sends drawings (mime type, data, label) to the page as they come;
+    None collects them into each run's `Outcome` instead."""
+    global _display
+    _display = display
+
+
+def show_graph(root: Any, label: str = "", **options: Any) -> None:
+    """Draw the computation graph that produced `root` below the block.
+
+    `root` is a Value of the package, of one of the story's stages, or of the reader's own class
+    (see `scratchgrad.graph.is_value`); `options` go to `scratchgrad.graph.to_dot`
+    (e.g. ``rankdir="TB"``).
+    """
+    from scratchgrad import graph  # at call time: after a Restart, the package as it is now
+
+    if not graph.is_value(root):
+        raise TypeError(f"show_graph() draws the graph of a Value, got {type(root).__name__}")
+    _send(Display(DOT_MIME_TYPE, graph.to_dot(root, **options), label))
+
+
+def _send(drawing: Display) -> None:
+    if _display is not None:
+        _display(drawing.mime_type, drawing.data, drawing.label)
+    elif _collected is not None:
+        _collected.append(drawing)
+    else:
+        raise RuntimeError("show_graph() draws below a runnable block: call it in a block's code")
+
+
+def new_namespace() -> dict[str, Any]:
+    """A fresh namespace for the blocks of one page, with `random` seeded with `PAGE_SEED`.
+
+    ``show_graph`` is the one name added to it: a reader can draw any Value.
+    """
+    random.seed(PAGE_SEED)
+    return {"__name__": "__main__", "show_graph": show_graph}
+
+
+def run_block(
+    code: str, filename: str, namespace: dict[str, Any], graphs: Sequence[str] = (), capture: bool = False
+) -> Outcome:
+    """Run one block in `namespace` and say what it did.
+
+    `filename` names the block in tracebacks (`block_filename`); its source goes into `linecache`,
+    so a traceback quotes the reader's line as for a file on disk. `graphs` are the expressions of
+    the block's ``graph=`` option: once the block has run, the graph of each one's Value is drawn.
+    With `capture`, what the block prints is collected into the outcome (the build); without, it
+    goes to `sys.stdout` and `sys.stderr` as it is printed (the browser streams it to the page),
+    and both are flushed before returning, so a last ``print(..., end="")`` is not held back.
+    Every exception is caught and reported, the reader's KeyboardInterrupt and SystemExit too.
+    """
+    global _collected
+    linecache.cache[filename] = (len(code), None, code.splitlines(keepends=True), filename)
+    printed = io.StringIO()
+    drawings: list[Display] = []
+    raised = None
+    _collected = drawings
+    try:
+        with _recursion_limit(RECURSION_LIMIT), _printing_into(printed if capture else None):
+            exec(compile(code, filename, "exec"), namespace)
+            for expression in graphs:
+                show_graph(eval(expression, namespace), label=expression)
+    except BaseException as error:  # the block's own error: reported, or expected
+        raised = Raised.of(error, filename)
+    finally:
+        _collected = None
+        sys.stdout.flush()
+        sys.stderr.flush()
+    return Outcome(printed.getvalue(), raised, drawings)
+
+
+@contextlib.contextmanager
+def _recursion_limit(limit: int) -> Iterator[None]:
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
+
+
+@contextlib.contextmanager
+def _printing_into(stream: io.StringIO | None) -> Iterator[None]:
+    if stream is None:
+        yield
+        return
+    with contextlib.redirect_stdout(stream), contextlib.redirect_stderr(stream):
+        yield
+
+
+def reader_traceback(error: BaseException, filename: str) -> str:
+    """Format `error` from the first frame of the reader's block on.
+
+    The frames above it (this runner, the build or Pyodide's machinery) are dropped; frames below
+    it (say, inside ``scratchgrad``) stay, since they are part of what the reader's code did.
+    A SyntaxError has no frame of the reader's: it is shown alone, pointing at the line.
+    """
+    tb = error.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != filename:
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(error), error, tb))
+
+
+def forget_imported_packages(baseline: Set[str] = STARTUP_MODULES) -> list[str]:
+    """Drop the package and every module imported after start-up, so the next import runs them afresh.
+
+    The browser's Restart uses this: a reader who patched ``Value`` on one page gets the package
+    as shipped again (the worker keeps its hold on this module, which goes on serving it). The
+    standard library stays: its modules hold on to each other and are not the reader's to change;
+    so do the other modules of `baseline` (Pyodide's own). Returns the names removed, sorted.
+    """
+    removed = sorted(
+        name
+        for name in sys.modules
+        if _top(name) not in sys.stdlib_module_names and (name not in baseline or _top(name) == _PACKAGE)
+    )
+    for name in removed:
+        del sys.modules[name]
+    return removed
+
+
+def _top(module: str) -> str:
+    return module.partition(".")[0]

@@ -1,0 +1,96 @@
+"""The tutorial's Markdown pages as the tests read them: their fenced blocks, and where each page is built.
+
+One reader of fences serves every test (the docs checks, the browser tests, the README's example),
+so "which blocks does this page have" has one answer everywhere.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+_OPENING = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+
+
+@dataclass(frozen=True)
+class Fence:
+    """One fenced code block: its info string (``python run graph="L"``) and its body, dedented."""
+
+    info: str
+    body: str
+
+    @property
+    def language(self) -> str:
+        """The first word of the info string (``python``; ``{ .python run }`` gives ``python`` too)."""
+        words = self.info.replace("{", " ").replace("}", " ").split()
+        return words[0].lstrip(".") if words else ""
+
+    @property
+    def runnable(self) -> bool:
+        """A ```` ```python run ```` block: Python, with the bare word ``run`` among its options."""
+        words = self.info.replace("{", " ").replace("}", " ").split()
+        return self.language == "python" and "run" in words[1:]
+
+
+def fenced_blocks(markdown: str) -> list[Fence]:
+    """Every fenced block of `markdown`, at any indentation (inside admonitions, tabs), in page order.
+
+    A fence ends at a line of at least as many of the same character and nothing else, so a fence
+    inside a longer one (a Markdown example of a runnable block) is text of the outer block.
+    """
+    blocks, lines, i = [], markdown.splitlines(), 0
+    while i < len(lines):
+        opening = _OPENING.match(lines[i])
+        i += 1
+        if not opening:
+            continue
+        fence = opening["fence"]
+        closing = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}\s*$")
+        body = []
+        while i < len(lines) and not closing.match(lines[i]):
+            body.append(lines[i])
+            i += 1
+        i += 1
+        blocks.append(Fence(opening["info"].strip(), textwrap.dedent("\n".join(body))))
+    return blocks
+
+
+def pages() -> list[str]:
+    """Every Markdown page under docs/, as a path relative to it."""
+    return sorted(path.relative_to(DOCS).as_posix() for path in DOCS.rglob("*.md"))
+
+
+def runnable_pages() -> list[str]:
+    """The pages that have at least one ```python run``` block."""
+    return [page for page in pages() if any(fence.runnable for fence in page_fences(page))]
+
+
+def page_fences(page: str) -> list[Fence]:
+    return fenced_blocks((DOCS / page).read_text(encoding="utf-8"))
+
+
+def page_url(base: str, source: str) -> str:
+    """The URL MkDocs gives `source` below `base` (use_directory_urls): ``a/b.md`` → ``a/b/``."""
+    stem = source.removesuffix(".md")
+    if stem == "index" or stem.endswith("/index"):
+        return base + stem.removesuffix("index")
+    return f"{base}{stem}/"
+
+
+def built_page(site: Path, source: str) -> Path:
+    """The HTML file `mkdocs build` writes for `source`."""
+    return site / page_url("", source) / "index.html"
+
+
+def build_site(out: Path, config: Path = ROOT / "mkdocs.yml") -> subprocess.CompletedProcess[str]:
+    """`mkdocs build --strict` of `config` into `out`; the caller judges the result."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(out)]
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
