@@ -80,11 +80,23 @@ export class PythonRuntime extends EventTarget {
    * onOutput(stream, text) receives printed text; onDisplay(mimeType, data, label) drawings.
    */
   run(code, { namespace, filename, graphs = [], onStart = () => {}, onOutput = () => {}, onDisplay = () => {} }) {
+    return this.#enqueue({ type: "run", payload: { code, namespace, filename, graphs }, onStart, onOutput, onDisplay });
+  }
+
+  /**
+   * Run the hidden checks of exercise `exercise` on the reader's `source` (scratchgrad.exercises),
+   * queued and stopped like run(). `earlier` maps exercise ids to the reader's passing code.
+   * Resolves with {outcome: "ok", report} (the package's report as JSON) or run()'s other outcomes.
+   */
+  check(exercise, source, earlier, { onStart = () => {} } = {}) {
+    return this.#enqueue({ type: "check", payload: { exercise, source, earlier }, onStart });
+  }
+
+  #enqueue({ onOutput = () => {}, onDisplay = () => {}, ...request }) {
     const generation = this.#generation;
-    const request = { code, namespace, filename, graphs, onStart, onOutput, onDisplay };
     const result = this.#queue.then(() => {
       if (generation !== this.#generation) return { outcome: "cancelled" };
-      return this.#runNow(request);
+      return this.#runNow({ ...request, onOutput, onDisplay });
     });
     this.#queue = result.catch(() => {});
     return result;
@@ -134,7 +146,7 @@ export class PythonRuntime extends EventTarget {
     }
   }
 
-  async #runNow({ code, namespace, filename, graphs, onStart, onOutput, onDisplay }) {
+  async #runNow({ type, payload, onStart, onOutput, onDisplay }) {
     try {
       await this.start();
     } catch (error) {
@@ -147,7 +159,7 @@ export class PythonRuntime extends EventTarget {
     try {
       const answer = await new Promise((resolve) => {
         active.settle = resolve;
-        this.#request("run", { code, namespace, filename, graphs }, (message) => {
+        this.#request(type, payload, (message) => {
           if (message.type === "output") onOutput(message.stream, message.text);
           else if (message.type === "display") onDisplay(message.mimeType, message.data, message.label);
         }).then(resolve, (error) => resolve({ failed: error }));
@@ -158,7 +170,7 @@ export class PythonRuntime extends EventTarget {
         return { outcome: "crashed", message: answer.failed.message };
       }
       if (answer.failed) return { outcome: "unavailable", message: answer.failed.message };
-      if (answer.error === null) return { outcome: "ok" };
+      if (answer.error === null) return answer.report ? { outcome: "ok", report: answer.report } : { outcome: "ok" };
       const stopped = /^KeyboardInterrupt\s*$/m.test(answer.error.trimEnd().split("\n").at(-1));
       return { outcome: stopped ? "stopped" : "error", traceback: answer.error };
     } finally {
