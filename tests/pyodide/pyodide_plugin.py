@@ -21,6 +21,9 @@ HOST_ONLY_PATHS = {
     "tests/test_hooks.py": "the site's MkDocs hooks (MkDocs, Markdown extensions, matplotlib)",
 }
 HOST_ONLY_TESTS = {
+    "tests/exercises/test_cli.py::test_python_dash_m_runs_the_cli_with_its_exit_codes": (
+        "starts `python -m scratchgrad.exercises` as a subprocess; Pyodide cannot start processes"
+    ),
     "tests/test_playground.py::test_the_generated_program_runs_unchanged_in_a_fresh_cpython": (
         "starts a CPython subprocess; Pyodide cannot start processes"
     ),

@@ -1,0 +1,80 @@
+"""Your turn: the exercises in which the reader builds the engine, and the checks that grade them.
+
+The public API (the browser's worker and the command line both use it):
+
+* `check(exercise_id, source, earlier)` → `Report`: run the reader's code for one exercise, on top of
+  the earlier pieces it builds on (the reader's when given in `earlier`, else the reference
+  solutions), then the hidden checks. ``report.to_json()`` is what the page renders.
+* `check_all(pieces)` → one `Report` per exercise the reader wrote, each built on the reader's own
+  earlier pieces that passed.
+* `describe()` → every exercise as a JSON-ready dict, in the order of the story, for the page build.
+* `export(pieces)` / `parse(text)`: the reader's work as one .py file and back.
+
+``python -m scratchgrad.exercises`` runs the same checks from a terminal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from scratchgrad.exercises.registry import EXERCISES, UnknownExerciseError, by_id
+from scratchgrad.exercises.report import Report
+from scratchgrad.exercises.runner import DEFAULT_TIME_LIMIT, check, earlier_pieces
+from scratchgrad.exercises.workfile import WorkFileError, export, parse
+
+__all__ = [
+    "DEFAULT_TIME_LIMIT",
+    "EXERCISES",
+    "Report",
+    "UnknownExerciseError",
+    "WorkFileError",
+    "check",
+    "check_all",
+    "describe",
+    "export",
+    "parse",
+]
+
+
+def check_all(
+    pieces: Mapping[str, str], *, time_limit: float | None = DEFAULT_TIME_LIMIT
+) -> dict[str, Report]:
+    """Check every piece the reader wrote, in the order of the story.
+
+    Each exercise is checked on top of the reader's earlier pieces that passed; an earlier piece
+    that failed (or was never written) is replaced by its reference solution.
+    """
+    passing: dict[str, str] = {}
+    reports = {}
+    for exercise in EXERCISES:
+        if exercise.id in pieces:
+            report = check(exercise.id, pieces[exercise.id], passing, time_limit=time_limit)
+            reports[exercise.id] = report
+            if report.passed:
+                passing[exercise.id] = pieces[exercise.id]
+    return reports
+
+
+def describe() -> list[dict]:
+    """Every exercise for the page build, in the order of the story (JSON-ready)."""
+    return [
+        {
+            "id": exercise.id,
+            "chapter": exercise.chapter,
+            "title": exercise.title,
+            "task": exercise.task,
+            "provides": list(exercise.provides),
+            "requires": list(exercise.requires),
+            "builds_on": [piece.id for piece in earlier_pieces(exercise)],
+            "stub": exercise.stub,
+            "solution": exercise.solution,
+            "hints": list(exercise.hints),
+            "checks": [hidden.title for hidden in exercise.checks],
+        }
+        for exercise in EXERCISES
+    ]
+
+
+def stub(exercise_id: str) -> str:
+    """The code exercise `exercise_id` starts from."""
+    return by_id(exercise_id).stub

@@ -1,0 +1,68 @@
+"""The += bug: a Value used twice must collect a share of gradient from each use."""
+
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.expressions import diamond, two_neurons
+from scratchgrad.exercises.oracle import close, require_gradients
+
+EXERCISE = Exercise(
+    id="accumulate",
+    chapter="accumulating-gradients",
+    title="The += fix",
+    task=(
+        "The `+` and `*` below have the bug of the chapter: their `_backward` assigns a child's "
+        "gradient with `=`. Fix them so that a Value used twice gets both shares."
+    ),
+    provides=("Value",),
+    requires=("backward",),
+    hints=(
+        "Try b = a + a; b.backward(): the answer should be 2, since b = 2a.",
+        "In a + a, self and other are the same object: the second line overwrites the first.",
+        "Add each share to what is already there: self.grad += …, other.grad += ….",
+    ),
+    wrong=(
+        WrongVariant("wrong_add_only.py", "fixes + but not *", "a * a with a = 3 should give a.grad = 6.0"),
+        WrongVariant("wrong_mul_only.py", "fixes * but not +", "a + a should give a.grad = 2.0"),
+    ),
+    package=__name__,
+)
+
+
+def _grad_of_a(engine: Engine, expression) -> float:
+    a, b = engine.Value(3.0), engine.Value(-2.0)
+    expression(a, b).backward()
+    return a.grad
+
+
+def _shares(engine: Engine, text: str, expression, expected: float, why: str) -> str:
+    got = _grad_of_a(engine, expression)
+    if not close(got, expected):
+        raise Fail(
+            f"{text} should give a.grad = {num(expected)} ({why}); you got {num(got)}"
+            " — does `_backward` assign with `=`? Each use adds a share: +="
+        )
+    return f"a.grad = {num(expected)}"
+
+
+@EXERCISE.check("a + a: both shares")
+def _add_twice(engine: Engine) -> str:
+    return _shares(engine, "a + a", lambda a, b: a + a, 2.0, "= 2, since a + a = 2a")
+
+
+@EXERCISE.check("a * a: both shares")
+def _mul_twice(engine: Engine) -> str:
+    return _shares(engine, "a * a with a = 3", lambda a, b: a * a, 6.0, "= 2a")
+
+
+@EXERCISE.check("a·b + a: one share from each operation")
+def _mixed(engine: Engine) -> str:
+    return _shares(engine, "a·b + a with b = -2", lambda a, b: a * b + a, -1.0, "= b + 1")
+
+
+@EXERCISE.check("L = (a·b + c)·(a·b): e = a·b used twice")
+def _diamond(engine: Engine) -> str:
+    return require_gradients(diamond, engine.Value, lambda nodes: nodes["L"].backward(), "L = d·e")
+
+
+@EXERCISE.check("y = tanh(w1·x) + tanh(w2·x): x feeds two neurons")
+def _two_neurons(engine: Engine) -> str:
+    return require_gradients(two_neurons, engine.Value, lambda nodes: nodes["y"].backward(), "y")

@@ -1,0 +1,61 @@
+"""Backprop by hand: every gradient of L = (a·b + c)·f, one chain-rule step per line."""
+
+from functools import partial
+
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant
+from scratchgrad.exercises.expressions import chapter_expression
+from scratchgrad.exercises.oracle import expected, gradient_mismatch
+
+EXERCISE = Exercise(
+    id="backprop-by-hand",
+    chapter="backprop-by-hand",
+    title="The chapter's gradients, by hand",
+    task=(
+        "Write `backprop_by_hand(a, b, c, f, e, d, L)` for e = a·b, d = e + c, L = d·f: set the `.grad` "
+        "of all seven nodes, starting with L.grad = 1 and walking back. Compute each from `.data` and "
+        "the gradient above it, not as a typed number: the check also uses other numbers."
+    ),
+    provides=("backprop_by_hand",),
+    requires=("value-graph",),
+    hints=(
+        "Start at the end: L.grad = 1.0.",
+        "L = d * f: d.grad = f.data * L.grad and f.grad = d.data * L.grad.",
+        "A sum passes its gradient on unchanged: e.grad = d.grad, c.grad = d.grad.",
+        "Set a node's grad only after the grad of the node above it is known.",
+    ),
+    wrong=(
+        WrongVariant(
+            "wrong_swapped_product.py", "a product gives each factor its own value", "dL/dd should be -2.0"
+        ),
+        WrongVariant("wrong_typed_numbers.py", "the chapter's numbers typed in", "with a = 1.5"),
+    ),
+    package=__name__,
+)
+
+OTHER_POINT = {"a": 1.5, "b": 4.0, "c": -0.5, "f": 3.0}
+
+
+def _by_hand(engine: Engine, point: dict) -> str | None:
+    build = partial(chapter_expression, **point)
+    nodes = build(engine.Value)
+    engine.backprop_by_hand(*(nodes[name] for name in ("a", "b", "c", "f", "e", "d", "L")))
+    return gradient_mismatch(build, nodes)
+
+
+@EXERCISE.check("a = 2, b = −3, c = 10, f = −2 (the chapter's numbers)")
+def _chapter_numbers(engine: Engine) -> str:
+    problem = _by_hand(engine, {})
+    if problem:
+        raise Fail(problem)
+    return "dL/da = 6.0, dL/db = -4.0, dL/dc = -2.0, dL/df = 4.0"
+
+
+@EXERCISE.check("other numbers: a = 1.5, b = 4, c = −0.5, f = 3")
+def _other_numbers(engine: Engine) -> str:
+    problem = _by_hand(engine, OTHER_POINT)
+    if problem:
+        truth = expected(chapter_expression)
+        typed = " (that is the chapter's number: compute it from .data and the gradient above)"
+        hint = typed if any(f"is {truth[n][1]!r}" in problem for n in truth) else ""
+        raise Fail(f"with a = 1.5, b = 4.0, c = -0.5, f = 3.0: {problem}{hint}")
+    return "every gradient right here too: they come from .data, not typed numbers"

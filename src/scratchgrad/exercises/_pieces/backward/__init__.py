@@ -1,0 +1,63 @@
+"""Automating backward, part 2: one call runs every rule, in the reverse of a topological order."""
+
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.expressions import chapter_expression, neuron, tanh_chain
+from scratchgrad.exercises.oracle import Builder, children, close, gradient_mismatch
+
+EXERCISE = Exercise(
+    id="backward",
+    chapter="automatic-backward",
+    title="backward()",
+    task=(
+        "Give your Value a `backward()` method: the output's own gradient is 1, then every node's "
+        "`_backward` runs after all the nodes that use it — walk your `topological_order` reversed."
+    ),
+    provides=("Value.backward",),
+    requires=("local-derivatives", "topological-order"),
+    hints=(
+        "d(self)/d(self) = 1: set self.grad = 1.0 first.",
+        "topological_order(self) lists every node after its children; backward needs the opposite.",
+        "for node in reversed(topological_order(self)): node._backward()",
+    ),
+    wrong=(
+        WrongVariant(
+            "wrong_not_reversed.py", "walks the order inputs first", "before its own gradient arrived"
+        ),
+        WrongVariant("wrong_no_seed.py", "forgets that dL/dL = 1", "dL/dL should be 1.0"),
+    ),
+    package=__name__,
+)
+
+
+def _require_backward(engine: Engine, build: Builder) -> str:
+    nodes = build(engine.Value)
+    output_name, output = list(nodes.items())[-1]
+    output.backward()
+    if not close(output.grad, 1.0):
+        raise Fail(
+            f"d{output_name}/d{output_name} should be 1.0; your {output_name}.grad is "
+            f"{num(output.grad)} — backward() starts with self.grad = 1"
+        )
+    problem = gradient_mismatch(build, nodes)
+    if problem is None:
+        return ", ".join(
+            f"{name}.grad = {num(node.grad)}" for name, node in nodes.items() if not children(node)
+        )
+    if problem.endswith(" is 0.0"):
+        problem += " — was its _backward called before its own gradient arrived? Walk the order output first"
+    raise Fail(problem)
+
+
+@EXERCISE.check("L = (a·b + c)·f, by L.backward()")
+def _chapter(engine: Engine) -> str:
+    return _require_backward(engine, chapter_expression)
+
+
+@EXERCISE.check("the neuron, by o.backward()")
+def _neuron(engine: Engine) -> str:
+    return _require_backward(engine, neuron)
+
+
+@EXERCISE.check("y = tanh(tanh(tanh(x·w))): each rule after the one above")
+def _chain(engine: Engine) -> str:
+    return _require_backward(engine, tanh_chain)

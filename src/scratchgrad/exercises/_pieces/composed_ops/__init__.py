@@ -1,0 +1,87 @@
+"""More operations, by composition: -, / and the reflected operators need no new backward rule."""
+
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.oracle import close
+
+EXERCISE = Exercise(
+    id="composed-ops",
+    chapter="more-operations",
+    title="-, / and numbers on the left",
+    task=(
+        "Give your Value negation, subtraction and division, built from `+`, `*` and `**` (no new "
+        "backward rule), and the reflected operators so a plain number may stand on the left: "
+        "`2 + a`, `2 * a`, `2 - a`, `2 / a`, and `sum(values)`."
+    ),
+    provides=(
+        "Value.__neg__",
+        "Value.__sub__",
+        "Value.__truediv__",
+        "Value.__radd__",
+        "Value.__rmul__",
+        "Value.__rsub__",
+        "Value.__rtruediv__",
+    ),
+    requires=("power-and-exp",),
+    hints=(
+        "-a is a * -1; a - b is a + (-b); a / b is a * b**-1.",
+        "Python calls a.__radd__(2) for 2 + a: the number is `other`, the Value is `self`.",
+        "Order matters for - and /: 2 - a is other + (-self), not self - other.",
+    ),
+    wrong=(
+        WrongVariant("wrong_rsub.py", "2 - a computed as a - 2", "other - self"),
+        WrongVariant("wrong_truediv.py", "a / b computed as b / a", "a / b with a = 3"),
+    ),
+    package=__name__,
+)
+
+A, B = 3.0, 4.0
+CASES = (
+    # text, operation, value, da, db (db None: b is a plain number here)
+    ("-a", lambda a, b: -a, -A, -1.0, None, ""),
+    ("a - b", lambda a, b: a - b, A - B, 1.0, -1.0, ""),
+    ("a / b", lambda a, b: a / b, A / B, 1 / B, -A / B**2, ""),
+    ("2 + a", lambda a, b: 2 + a, 2 + A, 1.0, None, ""),
+    ("2 * a", lambda a, b: 2 * a, 2 * A, 2.0, None, ""),
+    ("2 - a", lambda a, b: 2 - a, 2 - A, -1.0, None, " — other - self, not self - other"),
+    ("2 / a", lambda a, b: 2 / a, 2 / A, -2 / A**2, None, " — other / self, not self / other"),
+)
+
+
+def _require(engine: Engine, text, operation, value, da, db, hint) -> None:
+    a, b = engine.Value(A), engine.Value(B)
+    out = operation(a, b)
+    data = getattr(out, "data", out)
+    if not close(data, value):
+        raise Fail(f"{text} with a = 3, b = 4 should be {num(value)}; yours gave {num(data)}{hint}")
+    out.backward()
+    if not close(a.grad, da):
+        raise Fail(f"d({text})/da with a = 3, b = 4 should be {num(da)}; your backward gave {num(a.grad)}")
+    if db is not None and not close(b.grad, db):
+        raise Fail(f"d({text})/db with a = 3, b = 4 should be {num(db)}; your backward gave {num(b.grad)}")
+
+
+@EXERCISE.check("-a, a - b, a / b")
+def _composed(engine: Engine) -> str:
+    for case in CASES[:3]:
+        _require(engine, *case)
+    return "-3.0, -1.0, 0.75 and their gradients"
+
+
+@EXERCISE.check("2 + a, 2 * a, 2 - a, 2 / a")
+def _reflected(engine: Engine) -> str:
+    for case in CASES[3:]:
+        _require(engine, *case)
+    return "5.0, 6.0, -1.0, 0.666667 and their gradients"
+
+
+@EXERCISE.check("sum([a, b, c]) starts from 0 + a")
+def _sum(engine: Engine) -> str:
+    values = [engine.Value(x) for x in (1.0, 2.0, 3.5)]
+    total = sum(values)
+    if not close(getattr(total, "data", total), 6.5):
+        raise Fail(f"sum of 1, 2, 3.5 should be 6.5; yours gave {num(getattr(total, 'data', total))}")
+    total.backward()
+    grads = [v.grad for v in values]
+    if not all(close(g, 1.0) for g in grads):
+        raise Fail(f"every term of a sum should get gradient 1.0; yours got {[num(g) for g in grads]}")
+    return "6.5, every term's gradient 1.0"

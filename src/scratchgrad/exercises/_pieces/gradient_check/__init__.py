@@ -1,0 +1,117 @@
+"""Checking against PyTorch, without PyTorch: central differences as the independent witness."""
+
+import math
+
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+
+EXERCISE = Exercise(
+    id="gradient-check",
+    chapter="checking-against-pytorch",
+    title="A numerical gradient check",
+    task=(
+        "Write `numerical_gradient(f, xs, h=1e-6)`: for a function `f` of Values that returns a Value, "
+        "the slope with respect to each number of `xs` by central differences (nudge both ways). Then "
+        "`gradients_agree(f, xs, tolerance=1e-6)`: run `f` on Values, `backward()`, and say whether every "
+        "gradient agrees with the numerical one — relative to its size, with a floor of 1 near zero."
+    ),
+    provides=("numerical_gradient", "gradients_agree"),
+    requires=("composed-ops",),
+    hints=(
+        "Nudge one input at a time: evaluate f on fresh Values with xs[i] + h, then xs[i] − h, "
+        "and read .data.",
+        "The central difference is (f(x + h) − f(x − h)) / 2h: its error shrinks like h², not h.",
+        "Compare |a − b| / max(|a|, |b|, 1) with the tolerance: relative for big gradients, absolute near 0.",
+    ),
+    wrong=(
+        WrongVariant("wrong_one_sided.py", "a one-sided difference (f(x + h) − f(x)) / h", "nudge both ways"),
+        WrongVariant(
+            "wrong_absolute_error.py",
+            "compares |a − b| without scaling by the size",
+            "relative to their size",
+        ),
+    ),
+    package=__name__,
+)
+
+
+def _gradient_list(engine: Engine, f, xs, h=None) -> list:
+    got = engine.numerical_gradient(f, xs) if h is None else engine.numerical_gradient(f, xs, h)
+    try:
+        return [float(g) for g in got]
+    except TypeError:
+        raise Fail(
+            f"numerical_gradient should return a list of numbers, one per input; yours returned {got!r}"
+        ) from None
+
+
+@EXERCISE.check("numerical_gradient of a·b + exp(b)")
+def _two_inputs(engine: Engine) -> str:
+    got = _gradient_list(engine, lambda a, b: a * b + b.exp(), [2.0, 0.5])
+    want = [0.5, 2.0 + math.exp(0.5)]
+    if len(got) != 2 or any(abs(g - w) > 1e-5 for g, w in zip(got, want, strict=False)):
+        shown, wanted = [num(g) for g in got], [num(w) for w in want]
+        raise Fail(f"at a = 2, b = 0.5 the slopes should be {wanted}; yours are {shown}")
+    return f"{[num(g) for g in got]}"
+
+
+@EXERCISE.check("numerical_gradient nudges both ways")
+def _central(engine: Engine) -> str:
+    got = _gradient_list(engine, lambda x: x**3, [10.0], 1e-3)
+    want = 300.000001  # (f(x+h) − f(x−h)) / 2h = 3x² + h² for x³
+    if len(got) != 1 or abs(got[0] - want) > 1e-5:
+        raise Fail(
+            f"with h = 0.001, the slope of x³ at 10 should be {num(want)} (nudging both ways); yours is "
+            f"{num(got[0] if got else None)} — nudge both ways: (f(x + h) − f(x − h)) / 2h"
+        )
+    return f"{num(got[0])}: off by h², not by h"
+
+
+@EXERCISE.check("gradients_agree says yes to a correct engine")
+def _agrees(engine: Engine) -> str:
+    def neuron(x1, w1, x2, w2, b):
+        return (x1 * w1 + x2 * w2 + b).tanh()
+
+    verdict = engine.gradients_agree(neuron, [2.0, -3.0, 0.0, 1.0, 0.88])
+    if verdict is not True:
+        raise Fail(
+            "for the neuron, your Value's backward() is right, so gradients_agree should say "
+            f"True; it said {verdict!r}"
+        )
+    return "True for the neuron"
+
+
+@EXERCISE.check("gradients_agree catches a wrong backward rule")
+def _catches(engine: Engine) -> str:
+    V = engine.Value  # noqa: N806
+
+    def square_with_a_bug(x):
+        out = V(x.data**2, "", (x,), "sq")
+
+        def _backward():
+            x.grad += x.data * out.grad  # should be 2 * x.data
+
+        out._backward = _backward
+        return out
+
+    verdict = engine.gradients_agree(square_with_a_bug, [1.5])
+    if verdict is not False:
+        raise Fail(
+            "for a node whose rule gives d(x²)/dx = x instead of 2x, gradients_agree should say "
+            f"False; it said {verdict!r}"
+        )
+    return "False for a rule that gives x instead of 2x"
+
+
+@EXERCISE.check("gradients_agree on big and on zero gradients")
+def _scales(engine: Engine) -> str:
+    verdict = engine.gradients_agree(lambda x: x**4, [300.0])
+    if verdict is not True:
+        raise Fail(
+            "for x⁴ at 300 the gradient is 1.08e+08, and nudging matches it to 9 digits; "
+            "gradients_agree said "
+            f"{verdict!r} — compare the difference relative to their size, not as an absolute number"
+        )
+    verdict = engine.gradients_agree(lambda x: x * x, [0.0])
+    if verdict is not True:
+        raise Fail(f"for x·x at 0 both gradients are 0; gradients_agree said {verdict!r}")
+    return "True for x⁴ at 300 (gradient 1.08e+08) and for x·x at 0"

@@ -1,0 +1,141 @@
+"""Neurons, layers and MLPs, built from the reader's own Value."""
+
+import math
+
+import scratchgrad.nn
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.oracle import close
+
+EXERCISE = Exercise(
+    id="mlp",
+    chapter="neurons-layers-mlp",
+    title="Neuron, Layer, MLP",
+    task=(
+        "Build a textbook network from your Value. `Neuron(nin)`: weights `w` (one Value per input, random "
+        "in [−1, 1]) and a bias `b`; calling it on inputs gives tanh(w·x + b). `Layer(nin, "
+        "nout)`: `neurons`, "
+        "a list of new Neurons; calling it gives their outputs. `MLP(nin, nouts)`: `layers`, one Layer per "
+        "size, each fed by the one before; with one output neuron it returns that Value. All three have "
+        "`parameters()`: every weight and bias, once each."
+    ),
+    provides=("Neuron", "Layer", "MLP"),
+    requires=("composed-ops",),
+    hints=(
+        "Neuron: sum((wi * xi for wi, xi in zip(self.w, x)), self.b).tanh()",
+        "Layer: [Neuron(nin) for _ in range(nout)] — a new neuron each time, not [Neuron(nin)] * nout.",
+        "MLP: sizes = [nin] + nouts; one Layer(sizes[i], sizes[i + 1]) per pair.",
+        "parameters(): a neuron's is self.w + [self.b]; a layer's and an MLP's collect their parts'.",
+    ),
+    wrong=(
+        WrongVariant(
+            "wrong_shared_neuron.py", "[Neuron(nin)] * nout: one neuron, four times", "the same neuron"
+        ),
+        WrongVariant("wrong_forgets_bias.py", "parameters() leaves out the bias", "3 weights and the bias"),
+    ),
+    package=__name__,
+)
+
+XS = ([2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0])
+YS = (1.0, -1.0, -1.0, 1.0)
+
+
+def _as_list(outputs: object) -> list:
+    return list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+
+
+def _parameters(model: object, what: str, expected: int) -> list:
+    params = list(model.parameters())
+    if len({id(p) for p in params}) != len(params):
+        raise Fail(
+            f"{what}.parameters() lists some Values twice — does it hold the same neuron more than once?"
+        )
+    if len(params) != expected:
+        raise Fail(f"{what}.parameters() should hold {expected} Values; yours holds {len(params)}")
+    return params
+
+
+@EXERCISE.check("Neuron(3): 3 weights and a bias")
+def _neuron_parameters(engine: Engine) -> str:
+    neuron = engine.Neuron(3)
+    params = list(neuron.parameters())
+    if len(params) != 4:
+        raise Fail(
+            f"Neuron(3).parameters() should hold 4 Values (3 weights and the bias); yours holds {len(params)}"
+        )
+    if not all(isinstance(p, engine.Value) and -1 <= p.data <= 1 for p in neuron.w):
+        raise Fail("Neuron(3).w should be 3 Values with random data in [−1, 1]")
+    return "4 Values"
+
+
+@EXERCISE.check("Neuron computes tanh(w·x + b), and backward reaches w and b")
+def _neuron_output(engine: Engine) -> str:
+    neuron = engine.Neuron(3)
+    weights, bias, x = [0.5, -1.0, 0.25], 0.1, [1.0, 2.0, -4.0]
+    for wi, value in zip(neuron.w, weights, strict=False):
+        wi.data = value
+    neuron.b.data = bias
+    out = neuron(x)
+    want = math.tanh(sum(w * xi for w, xi in zip(weights, x, strict=False)) + bias)
+    if not close(getattr(out, "data", out), want):
+        raise Fail(
+            f"with w = {weights}, b = {bias}, x = {x} the neuron should give tanh(−2.4) = {num(want)}; yours "
+            f"gives {num(getattr(out, 'data', out))}"
+        )
+    out.backward()
+    slope = 1 - want**2
+    for i, (wi, xi) in enumerate(zip(neuron.w, x, strict=False)):
+        if not close(wi.grad, slope * xi):
+            raise Fail(
+                f"d out/d w{i + 1} should be (1 − out²)·x{i + 1} = {num(slope * xi)}; yours is {num(wi.grad)}"
+            )
+    if not close(neuron.b.grad, slope):
+        raise Fail(f"d out/d b should be 1 − out² = {num(slope)}; yours is {num(neuron.b.grad)}")
+    return f"tanh(−2.4) = {num(want)}, and every gradient right"
+
+
+@EXERCISE.check("Layer(3, 4): four different neurons")
+def _layer(engine: Engine) -> str:
+    layer = engine.Layer(3, 4)
+    neurons = list(layer.neurons)
+    if len({id(n) for n in neurons}) != len(neurons):
+        raise Fail(
+            "Layer(3, 4) holds the same neuron more than once — make a new Neuron for each: "
+            "[Neuron(nin) for _ in range(nout)]"
+        )
+    _parameters(layer, "Layer(3, 4)", 16)
+    outputs = _as_list(layer([1.0, -2.0, 0.5]))
+    if len(outputs) != 4:
+        raise Fail(f"Layer(3, 4) should give 4 outputs; yours gives {len(outputs)}")
+    return "16 parameters, 4 outputs"
+
+
+@EXERCISE.check("MLP(3, [4, 4, 1]): 41 parameters, and the gradients of the package's network")
+def _mlp(engine: Engine) -> str:
+    model = engine.MLP(3, [4, 4, 1])
+    params = _parameters(model, "MLP(3, [4, 4, 1])", 41)
+    reference = scratchgrad.nn.MLP(3, [4, 4, 1])
+    for mine, theirs in zip(model.layers, reference.layers, strict=True):
+        for n_mine, n_theirs in zip(mine.neurons, theirs.neurons, strict=True):
+            for w_mine, w_theirs in zip(n_mine.w, n_theirs.w, strict=True):
+                w_theirs.data = w_mine.data
+            n_theirs.b.data = n_mine.b.data
+    outputs = [_as_list(model(x)) for x in XS]
+    if any(len(out) != 1 for out in outputs):
+        raise Fail(f"MLP(3, [4, 4, 1]) should give one output per example; yours gives {len(outputs[0])}")
+    loss = sum((out[0] - y) ** 2 for out, y in zip(outputs, YS, strict=False))
+    reference_loss = sum((reference(x) - y) ** 2 for x, y in zip(XS, YS, strict=False))
+    if not close(loss.data, reference_loss.data, 1e-9):
+        raise Fail(
+            "with the same weights, the squared error over the four points should be "
+            f"{num(reference_loss.data)}; "
+            f"yours is {num(loss.data)} — is every layer fed the outputs of the one before?"
+        )
+    loss.backward()
+    reference_loss.backward()
+    for i, (mine, theirs) in enumerate(zip(params, reference.parameters(), strict=False)):
+        if not close(mine.grad, theirs.grad, 1e-9):
+            raise Fail(
+                f"parameter {i} (in the order of parameters()): gradient should be "
+                f"{num(theirs.grad)}; yours is {num(mine.grad)}"
+            )
+    return f"41 parameters; loss {num(loss.data)} and all 41 gradients as in scratchgrad.nn.MLP"

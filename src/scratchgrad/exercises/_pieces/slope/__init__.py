@@ -1,0 +1,74 @@
+"""Derivatives by nudging: the slope of a function of one number, measured."""
+
+import math
+
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+
+EXERCISE = Exercise(
+    id="slope",
+    chapter="derivatives",
+    title="Slope by nudging",
+    task=(
+        "Write `slope(f, x, h=1e-6)`: how fast `f` changes at `x`, measured by nudging `x` by `h` "
+        "and dividing the rise of `f` by the run `h`."
+    ),
+    provides=("slope",),
+    requires=(),
+    hints=(
+        "The rise is f(x + h) − f(x): how far f moved when x moved by h.",
+        "Slope is rise over run: divide the rise by h.",
+        "Use the h you are given: the check passes h = 0.5 once, where nudging gives a visibly "
+        "different answer.",
+    ),
+    wrong=(
+        WrongVariant("wrong_no_division.py", "returns the rise without dividing by h", "did you divide"),
+        WrongVariant("wrong_tiny_h.py", "a default h so small that x + h == x", "x + h == x"),
+    ),
+    package=__name__,
+)
+
+
+def _slope_of(engine: Engine, f, x: float, h: float | None = None) -> object:
+    return engine.slope(f, x) if h is None else engine.slope(f, x, h)
+
+
+@EXERCISE.check("slope of 3x² − 4x + 5 at x = 3")
+def _chapter_function(engine: Engine) -> str:
+    got = _slope_of(engine, lambda x: 3 * x**2 - 4 * x + 5, 3.0)
+    expected = 14.0
+    if isinstance(got, (int, float)) and not isinstance(got, bool) and abs(got - expected) < 1e-3:
+        return f"about {num(expected)}: {num(got)}"
+    hint = ""
+    if isinstance(got, (int, float)) and got == 0:
+        hint = " — is h so small that x + h == x? Then f(x + h) − f(x) is exactly 0"
+    elif isinstance(got, (int, float)) and 0 < abs(got) < 1e-2:
+        hint = " — did you divide the rise by h?"
+    elif isinstance(got, (int, float)) and abs(got + expected) < 1e-3:
+        hint = " — the sign is flipped: f(x + h) − f(x), not the other way round"
+    raise Fail(f"the slope should be about {num(expected)} (6x − 4 at x = 3); you got {num(got)}{hint}")
+
+
+@EXERCISE.check("slope of other functions")
+def _other_functions(engine: Engine) -> str:
+    cases = (
+        ("sin x at 0.5", math.sin, 0.5, math.cos(0.5)),
+        ("x³ at −2", lambda x: x**3, -2.0, 12.0),
+        ("eˣ at 1", math.exp, 1.0, math.e),
+    )
+    for name, f, x, expected in cases:
+        got = _slope_of(engine, f, x)
+        if not isinstance(got, (int, float)) or abs(got - expected) > 1e-3 * max(1.0, abs(expected)):
+            raise Fail(f"the slope of {name} should be about {num(expected)}; you got {num(got)}")
+    return "sin, x³ and eˣ all within 0.001 of their exact slopes"
+
+
+@EXERCISE.check("uses the h it is given")
+def _uses_h(engine: Engine) -> str:
+    got = _slope_of(engine, lambda x: x**3, 1.0, 0.5)
+    nudged = {"forward": 4.75, "central": 3.25, "backward": 1.75}
+    if any(isinstance(got, (int, float)) and abs(got - v) < 1e-9 for v in nudged.values()):
+        return f"with h = 0.5 the slope of x³ at 1 is {num(got)}"
+    raise Fail(
+        f"with h = 0.5, nudging x³ at 1 gives (1.5³ − 1³) / 0.5 = 4.75; you got {num(got)}"
+        " — does slope use the h it is given?"
+    )

@@ -1,0 +1,4 @@
+def slope(f, x, h=1e-6):
+    """How fast f changes at x: nudge x by h and compare."""
+    rise = f(x + h) - f(x)
+    return rise / h

@@ -1,0 +1,117 @@
+"""Beyond four points (stretch): softmax and cross-entropy, trained on the three-arm spiral."""
+
+import math
+
+import scratchgrad
+from scratchgrad.datasets import spiral
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.oracle import close
+from scratchgrad.losses import softmax_cross_entropy
+
+EXERCISE = Exercise(
+    id="softmax-cross-entropy",
+    chapter="beyond-four-points",
+    title="Stretch: softmax cross-entropy on the spiral",
+    task=(
+        "Give your Value `log()` (for a positive number), then write `softmax_cross_entropy(logits, label)`: "
+        "for one row of logits (Values) and the index of the true class, −log of the softmax probability "
+        "of that class, computed so that logits of ±1000 do not overflow."
+    ),
+    provides=("Value.log", "softmax_cross_entropy"),
+    requires=("mlp",),
+    hints=(
+        "d(ln a)/da = 1/a.",
+        "−log softmax(z)[c] = log(Σₖ exp(zₖ)) − z_c.",
+        "exp(1000) overflows. Subtract m = the largest logit's data from every logit first: no "
+        "probability changes.",
+        "The gradient with respect to z_j comes out as softmax(z)_j − [j = c]: your engine finds "
+        "it by itself.",
+    ),
+    wrong=(
+        WrongVariant("wrong_no_shift.py", "exponentiates the raw logits", "subtract the largest logit"),
+        WrongVariant("wrong_sign.py", "log softmax, without the minus", "should be"),
+    ),
+    package=__name__,
+)
+
+
+def _reference(logits: list[float], label: int) -> tuple[float, list[float]]:
+    row = [scratchgrad.Value(z) for z in logits]
+    loss = softmax_cross_entropy([row], [label])
+    loss.backward()
+    return loss.data, [z.grad for z in row]
+
+
+def _yours(engine: Engine, logits: list[float], label: int) -> tuple[object, list]:
+    row = [engine.Value(z) for z in logits]
+    loss = engine.softmax_cross_entropy(row, label)
+    loss.backward()
+    return getattr(loss, "data", loss), [z.grad for z in row]
+
+
+@EXERCISE.check("log: ln a and 1/a")
+def _log(engine: Engine) -> str:
+    a = engine.Value(2.0)
+    out = a.log()
+    out.backward()
+    if not close(getattr(out, "data", out), math.log(2.0)) or not close(a.grad, 0.5):
+        raise Fail(
+            f"log at 2 should be {num(math.log(2))} with gradient 0.5; yours gives "
+            f"{num(getattr(out, 'data', out))} and {num(a.grad)}"
+        )
+    return "ln 2 = 0.693147, slope 0.5"
+
+
+@EXERCISE.check("a row's loss, and its gradient softmax − one-hot")
+def _row(engine: Engine) -> str:
+    for logits, label in (([2.0, 1.0, 0.1], 0), ([0.5, -1.5, 3.0], 1)):
+        want, want_grads = _reference(logits, label)
+        got, grads = _yours(engine, logits, label)
+        if not close(got, want):
+            raise Fail(
+                f"for logits {logits} and class {label} the loss should be {num(want)}; yours is {num(got)}"
+            )
+        for j, (g, w) in enumerate(zip(grads, want_grads, strict=False)):
+            if not close(g, w):
+                raise Fail(
+                    f"for logits {logits} and class {label}, d loss/d z{j} should be softmax − one-hot = "
+                    f"{num(w)}; yours is {num(g)}"
+                )
+    return "losses and gradients as scratchgrad.losses.softmax_cross_entropy"
+
+
+@EXERCISE.check("logits of ±1000 do not overflow")
+def _large(engine: Engine) -> str:
+    logits = [1000.0, 0.0, -1000.0]
+    try:
+        got, _ = _yours(engine, logits, 1)
+    except OverflowError:
+        raise Fail(
+            f"logits {logits} raised OverflowError (exp(1000) is too big for a float) — subtract the largest "
+            "logit from every logit first: it changes no probability"
+        ) from None
+    if not close(got, 1000.0):
+        raise Fail(f"for logits {logits} and class 1 the loss should be 1000.0; yours is {num(got)}")
+    return "loss 1000.0 for class 1, no overflow"
+
+
+@EXERCISE.check("trains an MLP on the spiral")
+def _spiral(engine: Engine) -> str:
+    xs, ys = spiral(n_per_class=5, classes=3, noise=0.2, seed=0)
+    model = engine.MLP(2, [8, 3])
+    losses = []
+    for _ in range(15):
+        rows = [engine.softmax_cross_entropy(list(model(x)), y) for x, y in zip(xs, ys, strict=True)]
+        loss = sum(rows) * (1 / len(xs))
+        for p in model.parameters():
+            p.grad = 0.0
+        loss.backward()
+        for p in model.parameters():
+            p.data -= 0.5 * p.grad
+        losses.append(loss.data)
+    if not losses[-1] < losses[0]:
+        raise Fail(
+            f"15 steps of gradient descent on 15 spiral points should lower the loss; yours went "
+            f"{num(losses[0])} → {num(losses[-1])}"
+        )
+    return f"loss {num(losses[0])} → {num(losses[-1])} in 15 steps"

@@ -1,0 +1,57 @@
+"""The derivative of tanh, worked out before it becomes a backward rule."""
+
+import math
+
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+
+EXERCISE = Exercise(
+    id="tanh-derivative",
+    chapter="backprop-by-hand",
+    title="The slope of tanh",
+    task=(
+        "Work out d/dx tanh(x) and write it as `tanh_derivative(x)` for a plain number x. "
+        "Write it with tanh(x) itself: that is the form a backward rule wants, because the "
+        "forward pass has already computed tanh(x)."
+    ),
+    provides=("tanh_derivative",),
+    requires=(),
+    hints=(
+        "tanh(x) = (e²ˣ − 1) / (e²ˣ + 1); differentiate it as a quotient, or nudge it with your slope.",
+        "The result can be written with tanh(x) alone: 1 minus something.",
+        "d/dx tanh(x) = 1 − tanh(x)². math.tanh gives tanh(x).",
+    ),
+    wrong=(
+        WrongVariant("wrong_squares_x.py", "1 − x² instead of 1 − tanh(x)²", "squared x"),
+        WrongVariant("wrong_not_squared.py", "1 − tanh(x), not squared", "forget to square"),
+    ),
+    package=__name__,
+)
+
+POINTS = (0.0, 0.5, -1.2, 0.8813735870195432, 3.0)
+
+
+def _central(x: float, h: float = 1e-6) -> float:
+    return (math.tanh(x + h) - math.tanh(x - h)) / (2 * h)
+
+
+@EXERCISE.check("tanh'(x) against nudging at five points")
+def _against_nudging(engine: Engine) -> str:
+    for x in POINTS:
+        got, want = engine.tanh_derivative(x), _central(x)
+        if not isinstance(got, (int, float)) or abs(got - want) > 1e-6:
+            hint = ""
+            if isinstance(got, (int, float)) and abs(got - (1 - x * x)) < 1e-9:
+                hint = " — you squared x; the rule squares tanh(x)"
+            elif isinstance(got, (int, float)) and abs(got - (1 - math.tanh(x))) < 1e-9:
+                hint = " — did you forget to square tanh(x)?"
+            raise Fail(f"tanh'({num(x)}) should be {num(want)} (by nudging); yours gives {num(got)}{hint}")
+    return "agrees with nudging at " + ", ".join(num(x) for x in POINTS)
+
+
+@EXERCISE.check("tanh' is 1 at 0 and ½ where tanh is 1/√2")
+def _special_points(engine: Engine) -> str:
+    for x, want in ((0.0, 1.0), (0.8813735870195432, 0.5)):
+        got = engine.tanh_derivative(x)
+        if not isinstance(got, (int, float)) or abs(got - want) > 1e-9:
+            raise Fail(f"tanh'({num(x)}) should be {num(want)}; yours gives {num(got)}")
+    return "1.0 at 0, 0.5 at 0.8814"

@@ -1,0 +1,111 @@
+"""Training a network: forward, zero the gradients, backward, step against the gradient."""
+
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.oracle import close
+
+EXERCISE = Exercise(
+    id="training",
+    chapter="training",
+    title="A training loop",
+    task=(
+        "Write `train(model, xs, ys, steps, learning_rate)`: each step computes the mean squared error "
+        "of the model's outputs over all examples, sets every parameter's gradient to zero, runs "
+        "`backward()`, and moves every parameter against its gradient. Return the list of losses, one "
+        "per step (each measured before that step's update)."
+    ),
+    provides=("train",),
+    requires=("mlp",),
+    hints=(
+        "The loss: sum((model(x) - y) ** 2 for x, y in zip(xs, ys)) / len(xs).",
+        "backward() adds to .grad: set p.grad = 0.0 for every parameter before calling it.",
+        "Downhill is against the gradient: p.data -= learning_rate * p.grad.",
+    ),
+    wrong=(
+        WrongVariant(
+            "wrong_no_zero_grad.py", "never sets the gradients back to zero", "never zeroes the gradients"
+        ),
+        WrongVariant("wrong_uphill.py", "p.data += learning_rate * p.grad", "moves uphill"),
+    ),
+    package=__name__,
+)
+
+XS = ([2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0])
+YS = (1.0, -1.0, -1.0, 1.0)
+STEPS, RATE = 8, 0.1
+
+
+def _loop(model, zero: bool, sign: float) -> list[float]:
+    """The chapter's loop on the reader's model, or one of its two classic bugs."""
+    losses = []
+    for _ in range(STEPS):
+        loss = sum((model(x) - y) ** 2 for x, y in zip(XS, YS, strict=False)) / len(XS)
+        if zero:
+            for p in model.parameters():
+                p.grad = 0.0
+        loss.backward()
+        for p in model.parameters():
+            p.data -= sign * RATE * p.grad
+        losses.append(loss.data)
+    return losses
+
+
+def _run(model, weights: list[float], loop) -> list[float]:
+    for p, w in zip(model.parameters(), weights, strict=False):
+        p.data, p.grad = w, 0.0
+    return loop(model)
+
+
+@EXERCISE.check("one loss per step, each before its update")
+def _shape(engine: Engine) -> str:
+    model = engine.MLP(3, [4, 1])
+    losses = list(engine.train(model, list(XS), list(YS), STEPS, RATE))
+    if len(losses) != STEPS or not all(isinstance(x, (int, float)) for x in losses):
+        shown = repr(losses)[:200]
+        raise Fail(f"train(…, steps={STEPS}, …) should return {STEPS} losses (loss.data); yours: {shown}")
+    return f"{STEPS} losses, from {num(losses[0])} to {num(losses[-1])}"
+
+
+@EXERCISE.check("the losses of the chapter's loop, from the same weights")
+def _same_as_chapter(engine: Engine) -> str:
+    model = engine.MLP(3, [4, 1])
+    weights = [p.data for p in model.parameters()]
+    yours = list(_run(model, weights, lambda m: engine.train(m, list(XS), list(YS), STEPS, RATE)))
+    right = _run(model, weights, lambda m: _loop(m, zero=True, sign=1.0))
+    if len(yours) == STEPS and all(close(a, b, 1e-9) for a, b in zip(yours, right, strict=False)):
+        return f"{num(right[0])} → {num(right[-1])}, step for step"
+    if len(yours) != STEPS:
+        raise Fail(f"expected {STEPS} losses, got {len(yours)}")
+    step = next(i for i, (a, b) in enumerate(zip(yours, right, strict=False)) if not close(a, b, 1e-9))
+    found = f"at step {step} the loss should be {num(right[step])}; yours is {num(yours[step])}"
+    if close(yours[0], 4 * right[0], 1e-9):
+        raise Fail(f"{found} — four times the mean: divide the sum of squared errors by len(xs)")
+    for zero, sign, diagnosis in (
+        (
+            False,
+            1.0,
+            "your loop never zeroes the gradients: they pile up across steps. Set p.grad = 0.0 "
+            "before backward()",
+        ),
+        (True, -1.0, "your loop moves uphill: step against the gradient, p.data -= learning_rate * p.grad"),
+    ):
+        buggy = _run(model, weights, lambda m, z=zero, s=sign: _loop(m, z, s))
+        if all(close(a, b, 1e-9) for a, b in zip(yours, buggy, strict=False)):
+            raise Fail(f"{found} — {diagnosis}")
+    raise Fail(found)
+
+
+@EXERCISE.check("training moves the model's own parameters, and the loss falls")
+def _learns(engine: Engine) -> str:
+    model = engine.MLP(3, [4, 1])
+    before = [p.data for p in model.parameters()]
+    losses = list(engine.train(model, list(XS), list(YS), 30, 0.1))
+    moved = sum(a != p.data for a, p in zip(before, model.parameters(), strict=False))
+    if not moved:
+        raise Fail("after train() every parameter has its old value: update p.data in place")
+    if not losses or not losses[-1] < losses[0]:
+        raise Fail(
+            "after 30 steps at learning rate 0.1 the loss should fall; yours went from "
+            f"{num(losses[0] if losses else None)} "
+            f"to {num(losses[-1] if losses else None)}"
+        )
+    return f"{moved} parameters moved; loss {num(losses[0])} → {num(losses[-1])}"

@@ -1,0 +1,16 @@
+class Value:
+    def __init__(self, data, label="", _children=(), _op=""):
+        self.data = data
+        self.label = label
+        self._prev = set(_children)
+        self._op = _op
+
+    def __add__(self, other):
+        self.data += other.data
+        self._prev, self._op = {self, other}, "+"
+        return self
+
+    def __mul__(self, other):
+        self.data *= other.data
+        self._prev, self._op = {self, other}, "*"
+        return self

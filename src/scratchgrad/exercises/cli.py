@@ -1,0 +1,190 @@
+"""The exercises from a terminal: the same checks, lines and verdict as on the page.
+
+    python -m scratchgrad.exercises list [WORK]          the exercises, and their state in WORK
+    python -m scratchgrad.exercises check ID WORK        check one exercise; exit 0 pass, 1 fail
+    python -m scratchgrad.exercises stub ID              print the code an exercise starts from
+    python -m scratchgrad.exercises export FOLDER        FOLDER/<id>.py files → one work file (stdout)
+    python -m scratchgrad.exercises import WORK FOLDER   one work file → FOLDER/<id>.py files
+
+WORK is a work file with one ``# %% exercise: <id>`` section per exercise (what the page's Export
+writes), or a folder of ``<id>.py`` files. For ``check``, a plain .py file without sections is the
+code of that one exercise. Earlier pieces come from WORK when they pass, else from the reference
+solutions. Usage errors exit with 2 and say what is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from scratchgrad.exercises import check_all, export, parse
+from scratchgrad.exercises.registry import EXERCISES, UnknownExerciseError, by_id
+from scratchgrad.exercises.report import Report
+from scratchgrad.exercises.runner import DEFAULT_TIME_LIMIT, check
+from scratchgrad.exercises.sandbox import TimeLimitExceeded
+from scratchgrad.exercises.workfile import MARKER, WorkFileError
+
+__all__ = ["main"]
+
+USAGE_ERROR = 2
+
+
+class UsageError(Exception):
+    """The command line asks for something that cannot be done; the message says why."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except (UsageError, WorkFileError, UnknownExerciseError, OSError) as error:
+        message = str(error) if not isinstance(error, OSError) else f"{error.strerror}: {error.filename}"
+        print(f"error: {message}", file=sys.stderr)
+        return USAGE_ERROR
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m scratchgrad.exercises", description="Check your own autograd engine, piece by piece."
+    )
+    commands = parser.add_subparsers(required=True, metavar="command")
+    listing = commands.add_parser("list", help="the exercises, and their state in your work")
+    listing.add_argument("work", nargs="?", type=Path, help="a work file or a folder of <id>.py files")
+    listing.set_defaults(run=_list)
+    checking = commands.add_parser("check", help="check one exercise")
+    checking.add_argument("exercise", help="the exercise id (see list)")
+    checking.add_argument(
+        "work", type=Path, help="a work file, a folder of <id>.py files, or that exercise's .py"
+    )
+    checking.add_argument(
+        "--time-limit", type=float, default=DEFAULT_TIME_LIMIT, help="seconds (default %(default)s)"
+    )
+    checking.set_defaults(run=_check)
+    stub = commands.add_parser("stub", help="print the code an exercise starts from")
+    stub.add_argument("exercise")
+    stub.set_defaults(run=lambda args: print(by_id(args.exercise).stub, end="") or 0)
+    exporting = commands.add_parser("export", help="a folder of <id>.py files as one work file, on stdout")
+    exporting.add_argument("folder", type=Path)
+    exporting.set_defaults(run=lambda args: print(export(_read_folder(args.folder)), end="") or 0)
+    importing = commands.add_parser("import", help="a work file into a folder of <id>.py files")
+    importing.add_argument("work", type=Path)
+    importing.add_argument("folder", type=Path)
+    importing.add_argument("--force", action="store_true", help="overwrite files whose content differs")
+    importing.set_defaults(run=_import)
+    return parser
+
+
+def _list(args: argparse.Namespace) -> int:
+    pieces = _read_work(args.work) if args.work else {}
+    with _alarm(DEFAULT_TIME_LIMIT * max(1, len(pieces))):
+        reports = check_all(pieces)
+    done = sum(report.passed for report in reports.values())
+    for exercise in EXERCISES:
+        state = _state(exercise.id, pieces, reports)
+        print(f"{exercise.id:22} {exercise.chapter:25} {exercise.title:45} {state}")
+    if args.work:
+        print(f"your engine: {done} of {len(EXERCISES)} pieces")
+    for unknown in sorted(set(pieces) - {exercise.id for exercise in EXERCISES}):
+        print(f"{unknown}: not an exercise of this version (kept, not checked)")
+    return 0
+
+
+def _state(exercise_id: str, pieces: dict[str, str], reports: dict[str, Report]) -> str:
+    source = pieces.get(exercise_id)
+    if source is None or source.strip() == by_id(exercise_id).stub.strip():
+        return "not started"
+    report = reports[exercise_id]
+    return "passed" if report.passed else f"tried: {report.headline}"
+
+
+def _check(args: argparse.Namespace) -> int:
+    exercise = by_id(args.exercise)
+    if not args.time_limit > 0:
+        raise UsageError(f"--time-limit must be more than 0 seconds, got {args.time_limit:g}")
+    if args.work.is_file() and not _has_sections(args.work):
+        pieces = {exercise.id: args.work.read_text(encoding="utf-8")}
+    else:
+        pieces = _read_work(args.work)
+    if exercise.id not in pieces:
+        raise UsageError(
+            f"{args.work} has no code for {exercise.id!r} (sections found: {', '.join(pieces) or 'none'})"
+        )
+    earlier = {piece: source for piece, source in pieces.items() if piece != exercise.id}
+    with _alarm(args.time_limit * (len(earlier) + 1) + 2):
+        passing = {p: r for p, r in check_all(earlier, time_limit=args.time_limit).items() if r.passed}
+        report = check(
+            exercise.id, pieces[exercise.id], {p: earlier[p] for p in passing}, time_limit=args.time_limit
+        )
+    print(report.text())
+    if report.output:
+        dropped = f"\n… {report.output_dropped} more characters not shown" if report.output_dropped else ""
+        print(f"\nyour code printed:\n{report.output.rstrip()}{dropped}")
+    return 0 if report.passed else 1
+
+
+def _import(args: argparse.Namespace) -> int:
+    pieces = parse(args.work.read_text(encoding="utf-8"))
+    args.folder.mkdir(parents=True, exist_ok=True)
+    clashes = [
+        piece
+        for piece, source in pieces.items()
+        if (args.folder / f"{piece}.py").exists()
+        and (args.folder / f"{piece}.py").read_text(encoding="utf-8") != source
+    ]
+    if clashes and not args.force:
+        raise UsageError(
+            f"{args.folder} already has different code for {', '.join(clashes)}; nothing written "
+            "(use --force to overwrite)"
+        )
+    for piece, source in pieces.items():
+        (args.folder / f"{piece}.py").write_text(source, encoding="utf-8")
+    print(f"wrote {len(pieces)} files to {args.folder}")
+    return 0
+
+
+def _has_sections(path: Path) -> bool:
+    return any(MARKER.match(line) for line in path.read_text(encoding="utf-8").splitlines())
+
+
+def _read_work(path: Path) -> dict[str, str]:
+    if path.is_dir():
+        return _read_folder(path)
+    if not path.exists():
+        raise UsageError(f"{path} does not exist")
+    return parse(path.read_text(encoding="utf-8"))
+
+
+def _read_folder(folder: Path) -> dict[str, str]:
+    if not folder.is_dir():
+        raise UsageError(f"{folder} is not a folder")
+    known = {exercise.id for exercise in EXERCISES}
+    return {
+        path.stem: path.read_text(encoding="utf-8")
+        for path in sorted(folder.glob("*.py"))
+        if path.stem in known
+    }
+
+
+@contextmanager
+def _alarm(seconds: float) -> Iterator[None]:
+    """A last resort behind the checker's own time limit: code stuck inside one C call never
+    reaches a line or a jump the limit can see, but a signal still interrupts it (main thread only)."""
+    if not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise TimeLimitExceeded
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

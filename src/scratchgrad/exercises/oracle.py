@@ -1,0 +1,95 @@
+"""The witness the checks trust: the package's own engine, node by node.
+
+A check builds one expression twice from the same `Builder` — once with the reader's ``Value``,
+once with `scratchgrad.Value` — and lets the package's ``backward()`` say what every gradient
+should be. The reader's nodes are only read through ``.data`` and ``.grad`` (duck typing: any
+class with those attributes works), and compared one node at a time, from the output back to the
+inputs. The first node that disagrees is where the bug is; the nodes below it only inherit it.
+(The package's engine is itself checked against central differences and PyTorch in tests/.)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+
+import scratchgrad
+from scratchgrad.exercises.exercise import Fail, num
+
+__all__ = ["Builder", "children", "close", "expected", "gradient_mismatch", "require_gradients"]
+
+Builder = Callable[[type], dict[str, object]]
+"""Given a Value class, build an expression and return its nodes by name, inputs first, output last."""
+
+
+def close(a: object, b: float, tolerance: float = 1e-6) -> bool:
+    """True when the reader's number `a` is `b` up to a relative (or, near 0, absolute) tolerance."""
+    if isinstance(a, bool) or not isinstance(a, (int, float)):
+        return False
+    if not math.isfinite(a) or not math.isfinite(b):
+        return a == b
+    return abs(a - b) <= tolerance * max(1.0, abs(a), abs(b))
+
+
+def expected(build: Builder) -> dict[str, tuple[float, float]]:
+    """(data, grad) of every named node, from the package's engine and its ``backward()``."""
+    nodes = build(scratchgrad.Value)
+    output = list(nodes.values())[-1]
+    output.backward()
+    return {name: (node.data, node.grad) for name, node in nodes.items()}
+
+
+def gradient_mismatch(
+    build: Builder, reader_nodes: dict[str, object], output: str | None = None
+) -> str | None:
+    """The first wrong node of the reader's graph, walking back from the output, or None.
+
+    `reader_nodes` are the nodes `build` made with the reader's Value, after the reader's backward
+    pass ran. The message names the node, the expected gradient and the one found.
+    """
+    truth = expected(build)
+    out = output or list(truth)[-1]
+    for name in reversed(list(truth)):
+        data, grad = truth[name]
+        node = reader_nodes[name]
+        got_data = getattr(node, "data", None)
+        if not close(got_data, data):
+            return f"{name}.data should be {num(data)}; yours is {num(got_data)}"
+        got = getattr(node, "grad", None)
+        if not close(got, grad):
+            return f"d{out}/d{name} should be {num(grad)}; your {name}.grad is {num(got)}"
+    return None
+
+
+def require_gradients(
+    build: Builder, value_class: type, backward: Callable[[dict[str, object]], None], what: str
+) -> str:
+    """Build with the reader's class, run `backward` on its nodes, fail on the first wrong node."""
+    nodes = build(value_class)
+    backward(nodes)
+    problem = gradient_mismatch(build, nodes)
+    if problem:
+        raise Fail(f"{what}: {problem}")
+    names = ", ".join(f"{name}={num(getattr(node, 'grad', None))}" for name, node in nodes.items())
+    return f"every gradient right ({names})"
+
+
+def children(node: object) -> list[object]:
+    """The Values `node` was made from, read from ``_prev`` (or ``_children``/``children``)."""
+    for attribute in ("_prev", "_children", "children"):
+        found = getattr(node, attribute, None)
+        if found is not None:
+            return list(found)
+    return []
+
+
+def every_node(root: object) -> Iterable[object]:
+    """Every node reachable from `root` through `children`, each once (no recursion)."""
+    seen, stack = {id(root)}, [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in children(node):
+            if id(child) not in seen:
+                seen.add(id(child))
+                stack.append(child)

@@ -1,0 +1,211 @@
+"""Run a reader's code so that nothing it does can take the checker down with it.
+
+Code typed by a reader may raise, loop forever, print megabytes or delete names it should not.
+`Sandbox.run` guards every call into such code:
+
+* **Time limit.** The reader's own code (compiled with a file name from `reader_filename`) is
+  followed as it runs — with `sys.monitoring` where Python has it (3.12+, Pyodide), else with a
+  trace function — and `TimeLimitExceeded` is raised in it once the run has taken longer than
+  the limit. Pure Python: it works in CPython and in Pyodide alike. A `KeyboardInterrupt` —
+  Ctrl-C, or Pyodide's interrupt buffer set by the page's timer or Stop button — stops the run
+  the same way.
+* **Output.** ``sys.stdout`` and ``sys.stderr`` go to a `CappedOutput`: the first characters are
+  kept for the report, the rest only counted.
+* **The checker's own names.** The builtins, ``sys.modules``' scratchgrad modules and the
+  interpreter settings the reader might change (recursion limit, trace function, output streams)
+  are put back after every run, so ``del builtins.len`` or ``import scratchgrad.exercises as e;
+  e.check = None`` lasts only as long as the reader's own code.
+"""
+
+from __future__ import annotations
+
+import builtins
+import io
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import CodeType, FrameType, ModuleType
+from typing import TypeVar
+
+__all__ = [
+    "READER_FILE_PREFIX",
+    "CappedOutput",
+    "Sandbox",
+    "TimeLimitExceeded",
+    "reader_filename",
+]
+
+T = TypeVar("T")
+READER_FILE_PREFIX = "<yours: "
+OUTPUT_LIMIT = 20_000
+
+
+def reader_filename(exercise_id: str) -> str:
+    """The file name the reader's code for `exercise_id` is compiled under (tracebacks show it)."""
+    return f"{READER_FILE_PREFIX}{exercise_id}>"
+
+
+class TimeLimitExceeded(BaseException):
+    """The reader's code ran past the time limit. A BaseException: ``except Exception`` cannot hide it."""
+
+
+class CappedOutput(io.TextIOBase):
+    """A text stream that keeps the first `limit` characters written to it and counts the rest."""
+
+    def __init__(self, limit: int = OUTPUT_LIMIT) -> None:
+        self.limit = limit
+        self._parts: list[str] = []
+        self._kept = 0
+        self.dropped = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        room = self.limit - self._kept
+        if room > 0:
+            self._parts.append(text[:room])
+            self._kept += min(room, len(text))
+        self.dropped += max(0, len(text) - max(room, 0))
+        return len(text)
+
+    def getvalue(self) -> str:
+        return "".join(self._parts)
+
+
+class Sandbox:
+    """One shared time budget, output buffer and set of restorations for all calls of one check."""
+
+    def __init__(self, time_limit: float | None = 5.0, output_limit: int = OUTPUT_LIMIT) -> None:
+        if time_limit is not None and not time_limit > 0:
+            raise ValueError(f"time_limit must be a number of seconds > 0 or None, got {time_limit!r}")
+        self.time_limit = time_limit
+        self.output = CappedOutput(output_limit)
+        self.started = time.monotonic()
+        self._deadline = None if time_limit is None else self.started + time_limit
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def run(self, function: Callable[..., T], *args: object) -> T:
+        """``function(*args)``, guarded as the module docstring says; its exceptions pass through."""
+        with self._restored_afterwards(), self._output_captured(), self._time_limited():
+            return function(*args)
+
+    @contextmanager
+    def _time_limited(self) -> Iterator[None]:
+        deadline = self._deadline
+        if deadline is None:
+            yield
+            return
+        if time.monotonic() > deadline:
+            raise TimeLimitExceeded
+        follow = _follow_with_monitoring if hasattr(sys, "monitoring") else _follow_with_trace
+        with follow(deadline):
+            yield
+
+    @contextmanager
+    def _output_captured(self) -> Iterator[None]:
+        sys.stdout = sys.stderr = self.output
+        yield
+
+    @contextmanager
+    def _restored_afterwards(self) -> Iterator[None]:
+        saved_builtins = dict(builtins.__dict__)
+        saved_modules = {name: m for name, m in sys.modules.items() if name.split(".")[0] == "scratchgrad"}
+        saved_dicts = {
+            name: dict(m.__dict__) for name, m in saved_modules.items() if isinstance(m, ModuleType)
+        }
+        saved_streams = sys.stdout, sys.stderr
+        saved_limit = sys.getrecursionlimit()
+        saved_trace = sys.gettrace()
+        try:
+            yield
+        finally:
+            sys.settrace(saved_trace)
+            sys.stdout, sys.stderr = saved_streams
+            sys.setrecursionlimit(saved_limit)
+            _put_back(builtins.__dict__, saved_builtins)
+            sys.modules.update(saved_modules)
+            for name, saved in saved_dicts.items():
+                _put_back(saved_modules[name].__dict__, saved)
+
+
+@contextmanager
+def _follow_with_trace(deadline: float) -> Iterator[None]:
+    """Python 3.11: a trace function, line by line in the reader's code, silent elsewhere."""
+    clock = time.monotonic
+
+    def follow_lines(frame: FrameType, event: str, arg: object) -> Callable | None:
+        if clock() > deadline:
+            raise TimeLimitExceeded
+        return follow_lines
+
+    def on_call(frame: FrameType, event: str, arg: object) -> Callable | None:
+        if frame.f_code.co_filename.startswith(READER_FILE_PREFIX):
+            return follow_lines(frame, event, arg)
+        return None
+
+    sys.settrace(on_call)
+    try:
+        yield
+    finally:
+        sys.settrace(None)
+
+
+@contextmanager
+def _follow_with_monitoring(deadline: float) -> Iterator[None]:
+    """Python 3.12+ (Pyodide): `sys.monitoring` sees every jump and call of the reader's code only.
+
+    Any other code is switched off the first time it starts (``DISABLE``), so it runs at full
+    speed; a loop that never ends must jump back, and every jump in the reader's code looks at
+    the clock.
+    """
+    monitoring = sys.monitoring
+    events = monitoring.events
+    tool = _free_tool_id()
+    clock = time.monotonic
+
+    def on_start(code: CodeType, offset: int) -> object:
+        if not code.co_filename.startswith(READER_FILE_PREFIX):
+            return monitoring.DISABLE
+        monitoring.set_local_events(tool, code, events.JUMP)
+        if clock() > deadline:
+            raise TimeLimitExceeded
+        return None
+
+    def on_jump(code: CodeType, offset: int, destination: int) -> None:
+        if clock() > deadline:
+            raise TimeLimitExceeded
+
+    monitoring.use_tool_id(tool, "scratchgrad exercises")
+    try:
+        monitoring.restart_events()
+        monitoring.register_callback(tool, events.PY_START, on_start)
+        monitoring.register_callback(tool, events.JUMP, on_jump)
+        monitoring.set_events(tool, events.PY_START)
+        yield
+    finally:
+        monitoring.set_events(tool, 0)
+        monitoring.free_tool_id(tool)
+
+
+def _free_tool_id() -> int:
+    for tool in (5, 4, 3, 2, 1, 0):
+        if sys.monitoring.get_tool(tool) is None:
+            return tool
+    raise RuntimeError("every sys.monitoring tool id is taken: the time limit cannot be enforced")
+
+
+def _put_back(namespace: dict, saved: dict) -> None:
+    """Give `namespace` every entry of `saved` again; entries added since are left alone."""
+    for key, value in saved.items():
+        if namespace.get(key, _MISSING) is not value:
+            namespace[key] = value
+
+
+_MISSING = object()

@@ -1,0 +1,126 @@
+"""The command line, end to end: the same lines and verdict as the page, and its exit codes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scratchgrad.exercises import EXERCISES, export, parse
+from scratchgrad.exercises.cli import main
+from scratchgrad.exercises.registry import by_id
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    pieces = {
+        "value-graph": by_id("value-graph").solution,
+        "topological-order": by_id("topological-order").source("wrong_node_before_children.py"),
+        "backward": by_id("backward").solution,
+        "slope": by_id("slope").stub,
+    }
+    path = tmp_path / "my_engine.py"
+    path.write_text(export(pieces), encoding="utf-8")
+    return path
+
+
+def test_check_prints_the_lines_and_verdict_and_exits_0_on_a_pass(work, capsys):
+    assert main(["check", "backward", str(work)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "uses  value-graph: Value — yours" in out
+    assert "uses  topological-order: topological_order — reference solution" in out
+    assert out[-1] == "PASSED: all 3 checks passed"
+
+
+def test_check_exits_1_on_a_fail(work, capsys):
+    assert main(["check", "topological-order", str(work)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  L = (a·b + c)·f: each node after its children: your order lists L before" in out
+    assert out.splitlines()[-1] == "FAILED: 3 of 3 checks failed"
+
+
+def test_check_takes_a_plain_file_as_the_code_of_one_exercise(tmp_path, capsys):
+    path = tmp_path / "slope.py"
+    path.write_text("def slope(f, x, h=1e-6):\n    print('nudging')\n    return (f(x + h) - f(x)) / h\n")
+    assert main(["check", "slope", str(path)]) == 0
+    assert capsys.readouterr().out.endswith(
+        "your code printed:\nnudging\nnudging\nnudging\nnudging\nnudging\n"
+    )
+
+
+def test_list_shows_every_exercise_and_its_state(work, capsys):
+    assert main(["list", str(work)]) == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
+    assert lines["backward"].endswith("passed")
+    assert lines["topological-order"].endswith("tried: 3 of 3 checks failed")
+    assert lines["slope"].endswith("not started")
+    assert lines["mlp"].endswith("not started")
+    assert lines["your"] == f"your engine: 2 of {len(EXERCISES)} pieces"
+
+
+def test_import_then_export_round_trips_through_a_folder(work, tmp_path, capsys):
+    folder = tmp_path / "pieces"
+    assert main(["import", str(work), str(folder)]) == 0
+    assert sorted(path.name for path in folder.iterdir()) == [
+        "backward.py",
+        "slope.py",
+        "topological-order.py",
+        "value-graph.py",
+    ]
+    capsys.readouterr()
+    assert main(["export", str(folder)]) == 0
+    assert parse(capsys.readouterr().out) == parse(work.read_text())
+
+
+def test_import_never_overwrites_different_code_without_force(work, tmp_path, capsys):
+    folder = tmp_path / "pieces"
+    folder.mkdir()
+    (folder / "slope.py").write_text("# my own slope, not in the file\n")
+    assert main(["import", str(work), str(folder)]) == 2
+    assert "already has different code for slope; nothing written" in capsys.readouterr().err
+    assert (folder / "slope.py").read_text() == "# my own slope, not in the file\n"
+    assert not (folder / "backward.py").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["check", "nope", "x.py"], "error: no exercise 'nope'; the exercises are: slope,"),
+        (["check", "mlp", "{work}"], "has no code for 'mlp' (sections found: slope, value-graph,"),
+        (["check", "slope", "{missing}"], "does not exist"),
+        (
+            ["check", "slope", "{work}", "--time-limit", "0"],
+            "--time-limit must be more than 0 seconds, got 0",
+        ),
+        (["export", "{missing}"], "is not a folder"),
+    ],
+)
+def test_usage_errors_exit_2_and_say_what_is_wrong(argv, message, work, tmp_path, capsys):
+    argv = [arg.format(work=work, missing=tmp_path / "missing.py") for arg in argv]
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_stub_prints_the_code_an_exercise_starts_from(capsys):
+    assert main(["stub", "backward"]) == 0
+    assert capsys.readouterr().out == by_id("backward").stub
+
+
+def test_python_dash_m_runs_the_cli_with_its_exit_codes(work):
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    run = [sys.executable, "-m", "scratchgrad.exercises"]
+    passed = subprocess.run([*run, "check", "backward", str(work)], capture_output=True, text=True, env=env)
+    failed = subprocess.run(
+        [*run, "check", "topological-order", str(work)], capture_output=True, text=True, env=env
+    )
+    usage = subprocess.run([*run, "check"], capture_output=True, text=True, env=env)
+    assert (passed.returncode, failed.returncode, usage.returncode) == (0, 1, 2), (
+        passed.stderr + failed.stderr
+    )
+    assert passed.stdout.splitlines()[-1] == "PASSED: all 3 checks passed"
+    assert "the following arguments are required: exercise, work" in usage.stderr

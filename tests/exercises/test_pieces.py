@@ -1,0 +1,104 @@
+"""Every exercise: the stub fails, the reference passes, each known-wrong variant fails as intended."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scratchgrad.exercises import EXERCISES, check, describe
+from scratchgrad.exercises.registry import UnknownExerciseError, by_id
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+WRONG = [(exercise.id, wrong) for exercise in EXERCISES for wrong in exercise.wrong]
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda exercise: exercise.id)
+def test_stub_runs_and_fails_at_least_one_check(exercise):
+    report = check(exercise.id, exercise.stub)
+    assert report.outcome == "failed", report.text()
+    assert any(not line.passed for line in report.checks)
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda exercise: exercise.id)
+def test_reference_solution_passes_every_check(exercise):
+    report = check(exercise.id, exercise.solution)
+    assert report.passed, report.text()
+    assert [line.title for line in report.checks] == [hidden.title for hidden in exercise.checks]
+    assert all(piece.source == "reference" for piece in report.pieces)
+
+
+@pytest.mark.parametrize(("exercise_id", "wrong"), WRONG, ids=[f"{e}-{w.file}" for e, w in WRONG])
+def test_known_wrong_variant_fails_with_its_message(exercise_id, wrong):
+    report = check(exercise_id, by_id(exercise_id).source(wrong.file))
+    assert report.outcome == "failed", report.text()
+    failures = [line.message for line in report.checks if not line.passed]
+    assert any(wrong.message in message for message in failures), report.text()
+
+
+def test_the_track_covers_at_least_twelve_exercises_over_ten_chapters():
+    assert len(EXERCISES) >= 12
+    assert len({exercise.chapter for exercise in EXERCISES}) >= 10
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda exercise: exercise.id)
+def test_exercise_belongs_to_a_chapter_and_builds_only_on_earlier_ones(exercise):
+    assert (DOCS / f"{exercise.chapter}.md").is_file()
+    earlier = [other.id for other in EXERCISES[: EXERCISES.index(exercise)]]
+    assert set(exercise.requires) <= set(earlier)
+    assert len(exercise.wrong) >= 2
+    assert exercise.hints
+    assert exercise.checks
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda exercise: exercise.id)
+def test_the_solution_defines_what_the_exercise_provides(exercise):
+    names = {name.split(".")[0] for name in exercise.provides}
+    assert all(f"def {name}" in exercise.solution or f"class {name}" in exercise.solution for name in names)
+
+
+def test_a_correct_solution_in_other_words_passes():
+    loops_instead_of_recursion = """
+def topological_order(root):
+    order, done, stack = [], set(), [(root, False)]
+    while stack:
+        node, children_listed = stack.pop()
+        if children_listed:
+            order.append(node)
+        elif node not in done:
+            done.add(node)
+            stack.append((node, True))
+            stack.extend((child, False) for child in node._prev if child not in done)
+    return order
+"""
+    assert check("topological-order", loops_instead_of_recursion).passed
+    central_difference_with_a_helper = """
+def _nudged(f, x, step):
+    return f(x + step)
+
+def slope(f, x, h=1e-6):
+    return (_nudged(f, x, h) - _nudged(f, x, -h)) / (2 * h)
+"""
+    assert check("slope", central_difference_with_a_helper).passed
+
+
+def test_describe_lists_every_exercise_for_the_page_build():
+    described = describe()
+    assert [item["id"] for item in described] == [exercise.id for exercise in EXERCISES]
+    backward = next(item for item in described if item["id"] == "backward")
+    assert backward["builds_on"] == [
+        "value-graph",
+        "tanh-derivative",
+        "local-derivatives",
+        "topological-order",
+    ]
+    assert backward["stub"] == by_id("backward").stub
+    assert backward["solution"].startswith("class Value(Value):")
+    assert len(backward["hints"]) == 3
+
+
+def test_an_unknown_exercise_names_the_known_ones():
+    with pytest.raises(
+        UnknownExerciseError, match="no exercise 'nope'; the exercises are: slope, value-graph"
+    ):
+        by_id("nope")

@@ -1,0 +1,88 @@
+"""The sandbox: time limit, capped output, and the checker's names put back."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+import scratchgrad.exercises.oracle as oracle
+from scratchgrad.exercises.sandbox import CappedOutput, Sandbox, TimeLimitExceeded, reader_filename
+
+
+def readers_function(source: str, name: str = "f"):
+    namespace: dict = {}
+    exec(compile(source, reader_filename("test"), "exec"), namespace)
+    return namespace[name]
+
+
+def test_capped_output_keeps_the_start_and_counts_the_rest():
+    stream = CappedOutput(limit=5)
+    assert stream.write("abc") == 3
+    assert stream.write("defgh") == 5
+    assert (stream.getvalue(), stream.dropped) == ("abcde", 3)
+
+
+def test_a_readers_endless_loop_is_stopped_at_the_limit():
+    sandbox = Sandbox(time_limit=0.3)
+    with pytest.raises(TimeLimitExceeded):
+        sandbox.run(readers_function("def f():\n    while True:\n        pass\n"))
+    assert 0.3 <= sandbox.elapsed < 5
+
+
+def test_except_exception_cannot_swallow_the_time_limit():
+    source = "def f():\n    while True:\n        try:\n            pass\n        except Exception:\n"
+    source += "            pass\n"
+    with pytest.raises(TimeLimitExceeded):
+        Sandbox(time_limit=0.3).run(readers_function(source))
+
+
+def test_code_that_is_not_the_readers_runs_unwatched():
+    namespace: dict = {}
+    exec("def f():\n    return sum(range(1000))\n", namespace)
+    assert Sandbox(time_limit=0.3).run(namespace["f"]) == 499500
+
+
+def test_no_time_limit_means_none():
+    assert Sandbox(time_limit=None).run(readers_function("def f():\n    return 7\n")) == 7
+
+
+def test_output_goes_to_the_sandbox_and_the_streams_come_back():
+    streams = sys.stdout, sys.stderr
+    sandbox = Sandbox()
+    sandbox.run(
+        readers_function("import sys\ndef f():\n    print('out')\n    print('err', file=sys.stderr)\n")
+    )
+    assert sandbox.output.getvalue() == "out\nerr\n"
+    assert (sys.stdout, sys.stderr) == streams
+
+
+def test_the_checkers_names_and_settings_are_put_back():
+    source = """
+import builtins, sys
+import scratchgrad.exercises.oracle as oracle
+def f():
+    del builtins.len
+    oracle.close = None
+    sys.modules["scratchgrad"] = None
+    sys.setrecursionlimit(60)
+    builtins.added_by_the_reader = 1
+"""
+    limit = sys.getrecursionlimit()
+    Sandbox().run(readers_function(source))
+    assert len("ab") == 2
+    assert oracle.close(1.0, 1.0)
+    assert sys.modules["scratchgrad"].Value
+    assert sys.getrecursionlimit() == limit
+    import builtins
+
+    assert builtins.added_by_the_reader == 1  # additions are left alone: only what was there comes back
+    del builtins.added_by_the_reader
+
+
+def test_a_spent_budget_stops_the_next_call_at_once():
+    sandbox = Sandbox(time_limit=0.2)
+    with pytest.raises(TimeLimitExceeded):
+        sandbox.run(readers_function("def f():\n    while True:\n        pass\n"))
+    with pytest.raises(TimeLimitExceeded):
+        sandbox.run(len, "abc")
