@@ -101,60 +101,62 @@ def highlighted(source: str, md) -> str:
     )
 
 
-def exercise_link(exercise, from_page: str) -> str:
+def exercise_link(exercise: dict, from_page: str) -> str:
     """A relative link from `from_page` (a docs page stem) to an exercise's block."""
     up = "../" * (from_page.count("/") + (0 if from_page in ("index", "") else 1))
-    return f"{up}{exercise.chapter}/#exercise-{exercise.id}"
+    return f"{up}{exercise['chapter']}/#exercise-{exercise['id']}"
 
 
-def render_exercise(exercise, md, page: str) -> str:
-    """The HTML of one exercise (the contract in this module's docstring)."""
-    exercises = registry()
-    ids = [each.id for each in exercises.EXERCISES]
-    earlier = exercises.earlier_pieces(exercise)
+def render_exercise(exercise: dict, md, page: str) -> str:
+    """The HTML of one exercise (`describe()`'s dict; the contract in this module's docstring)."""
+    described = {each["id"]: each for each in registry().describe()}
+    ids = list(described)
+    earlier = [described[piece] for piece in exercise["builds_on"]]
+    exercise_id = exercise["id"]
     attributes = {
         "class": "sg-exercise",
-        "id": f"exercise-{exercise.id}",
-        "data-sg-exercise": exercise.id,
-        "data-sg-chapter": exercise.chapter,
-        "data-sg-title": exercise.title,
-        "data-sg-stub": exercise.stub,
-        "data-sg-solution": exercise.solution,
-        "data-sg-earlier": " ".join(piece.id for piece in earlier),
-        "data-sg-provides": " ".join(exercise.provides),
-        "aria-labelledby": f"exercise-{exercise.id}-title",
+        "id": f"exercise-{exercise_id}",
+        "data-sg-exercise": exercise_id,
+        "data-sg-chapter": exercise["chapter"],
+        "data-sg-title": exercise["title"],
+        "data-sg-stub": exercise["stub"],
+        "data-sg-solution": exercise["solution"],
+        "data-sg-earlier": " ".join(exercise["builds_on"]),
+        "data-sg-provides": " ".join(exercise["provides"]),
+        "aria-labelledby": f"exercise-{exercise_id}-title",
     }
     opening = " ".join(f'{name}="{html.escape(value, quote=True)}"' for name, value in attributes.items())
-    number = ids.index(exercise.id) + 1
+    number = ids.index(exercise_id) + 1
     parts = [
         f"<section {opening}>",
         '<header class="sg-exercise__head">',
         f'<p class="sg-exercise__kicker">Your turn · piece {number} of {len(ids)} of your engine</p>',
-        f'<h3 class="sg-exercise__title" id="exercise-{exercise.id}-title">',
-        f"{html.escape(exercise.title)}</h3>",
+        f'<h3 class="sg-exercise__title" id="exercise-{exercise_id}-title">',
+        f"{html.escape(exercise['title'])}</h3>",
         "</header>",
-        f'<div class="sg-exercise__task">{inline_markdown(exercise.task)}</div>',
+        f'<div class="sg-exercise__task">{inline_markdown(exercise["task"])}</div>',
     ]
     if earlier:
         links = ", ".join(
-            f'<a href="{exercise_link(piece, page)}" data-sg-piece="{piece.id}">'
-            f"{html.escape(piece.title)}</a>"
+            f'<a href="{exercise_link(piece, page)}" data-sg-piece="{piece["id"]}">'
+            f"{html.escape(piece['title'])}</a>"
             for piece in earlier
         )
         parts.append(f'<p class="sg-exercise__builds-on">Builds on: {links}.</p>')
-    parts.append(f'<div class="sg-exercise__stub">{highlighted(exercise.stub, md)}</div>')
-    for n, hint in enumerate(exercise.hints, start=1):
+    parts.append(f'<div class="sg-exercise__stub">{highlighted(exercise["stub"], md)}</div>')
+    hints = exercise["hints"]
+    for n, hint in enumerate(hints, start=1):
         parts.append(
-            f'<details class="sg-exercise__hint"><summary>Hint {n} of {len(exercise.hints)}</summary>'
+            f'<details class="sg-exercise__hint"><summary>Hint {n} of {len(hints)}</summary>'
             f"{inline_markdown(hint)}</details>"
         )
     parts += [
         '<details class="sg-exercise__solution"><summary>Solution (try the checks first)</summary>',
-        highlighted(exercise.solution, md),
+        highlighted(exercise["solution"], md),
         "</details>",
         '<p class="sg-exercise__offline">With JavaScript on, the stub becomes an editor and '
         "<strong>Check</strong> runs the hidden checks in your browser. On your own machine: "
-        f"<code>python -m scratchgrad.exercises check {html.escape(exercise.id)} my_engine.py</code></p>",
+        f"<code>python -m scratchgrad.exercises check {html.escape(exercise_id)} my_engine.py</code></p>",
         "</section>",
     ]
     return "".join(parts)
@@ -162,10 +164,10 @@ def render_exercise(exercise, md, page: str) -> str:
 
 def render_progress(page: str) -> str:
     """The reader's engine on the home page: every piece with a link; web/page/progress.js fills it in."""
-    exercises = registry().EXERCISES
+    exercises = registry().describe()
     items = "".join(
-        f'<li data-sg-piece="{html.escape(each.id)}"><a href="{exercise_link(each, page)}">'
-        f'{html.escape(each.title)}</a> <span class="sg-progress">not started</span></li>'
+        f'<li data-sg-piece="{html.escape(each["id"])}"><a href="{exercise_link(each, page)}">'
+        f'{html.escape(each["title"])}</a> <span class="sg-progress">not started</span></li>'
         for each in exercises
     )
     return (
@@ -185,22 +187,23 @@ def validate(language, inputs, options, attrs, md) -> bool:
 
 def format_exercise(source, language, class_name, options, md, **kwargs) -> str:
     exercise_id = source.strip()
-    exercises = registry()
-    known = [each.id for each in exercises.EXERCISES]
-    if exercise_id not in known:
-        raise SuperFencesException(f"```exercise names {exercise_id!r}, which is not one of {known}")
-    exercise = exercises.by_id(exercise_id)
+    described = {each["id"]: each for each in registry().describe()}
+    if exercise_id not in described:
+        raise SuperFencesException(
+            f"```exercise names {exercise_id!r}, which is not one of {list(described)}"
+        )
+    exercise = described[exercise_id]
     page = _state.page
     if page is None:
         raise SuperFencesException("```exercise blocks only work on MkDocs pages")
-    if exercise.chapter != page:
+    if exercise["chapter"] != page:
         raise SuperFencesException(
-            f"```exercise {exercise_id!r} belongs in chapter {exercise.chapter!r}, not in {page!r}"
+            f"```exercise {exercise_id!r} belongs in chapter {exercise['chapter']!r}, not in {page!r}"
         )
     if exercise_id in _state.placed:
         raise SuperFencesException(f"```exercise {exercise_id!r} is placed twice")
     _state.placed[exercise_id] = page
-    assert_stub_fails_and_solution_passes(exercise.id, exercise.stub, exercise.solution)
+    assert_stub_fails_and_solution_passes(exercise_id, exercise["stub"], exercise["solution"])
     return render_exercise(exercise, md, page)
 
 
@@ -246,10 +249,14 @@ def on_page_content(html_text, page, config, files):
 
 def on_env(env, config, files):
     """Every exercise of the registry is on its chapter's page (the pages are rendered by now)."""
-    missing = [each.id for each in registry().EXERCISES if each.id not in _state.placed]
+    missing = [
+        f"{each['id']} → {each['chapter']}.md"
+        for each in registry().describe()
+        if each["id"] not in _state.placed
+    ]
     if missing:
         raise PluginError(
             "exercises not placed in their chapters (add ```exercise\\n<id>\\n``` where the chapter "
-            f"teaches the piece): {', '.join(f'{m} → {registry().by_id(m).chapter}.md' for m in missing)}"
+            f"teaches the piece): {', '.join(missing)}"
         )
     return env

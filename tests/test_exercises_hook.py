@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "hooks"))
 exercises_hook = importlib.import_module("exercises")
 
-from scratchgrad.exercises import EXERCISES, by_id  # noqa: E402
+from scratchgrad.exercises import EXERCISES  # noqa: E402
+from scratchgrad.exercises.registry import by_id  # noqa: E402
 
 
 def converter() -> markdown.Markdown:

@@ -204,3 +204,57 @@ def test_stop_ends_a_runaway_check_at_once(context, site_url):
     result = shown(page, "slope")
     assert result["verdict"] == "fail"
     assert "stopped" in result["verdictLine"].lower(), result
+
+
+def test_export_then_import_brings_back_the_code_and_the_progress(context, site_url, tmp_path):
+    page = open_exercise(context, site_url, "slope")
+    type_code(page, "slope", SLOPE_BY_A_READER)
+    assert press_check(page, "slope")["verdict"] == "pass"
+    started_backward = "# my backward, not done yet\n"
+    page.evaluate(
+        """code => localStorage.setItem("scratchgrad:exercise:backward",
+             JSON.stringify({code, stub: "", checked: false, passed: null}))""",
+        started_backward,
+    )
+    page.goto(site_url)
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Export my engine").click()
+    exported = tmp_path / download.value.suggested_filename
+    download.value.save_as(exported)
+    assert exported.name == "my_scratchgrad_engine.py"
+    text = exported.read_text()
+    assert "# %% exercise: slope" in text
+    assert "# %% exercise: backward" in text
+
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.locator(".sg-engine__actions").wait_for(timeout=LOAD_TIMEOUT_MS)
+    assert page.locator(".sg-engine").get_attribute("data-sg-passed") == "0"
+    page.locator("#sg-engine-import").set_input_files(str(exported))
+    page.wait_for_function(
+        "() => /Imported|Could not/.test(document.querySelector('.sg-engine__said').textContent)",
+        timeout=CHECK_TIMEOUT_MS,
+    )
+    assert page.locator(".sg-engine__said").inner_text() == (
+        f"Imported 2 pieces from {exported.name}; 1 pass their checks."
+    )
+    assert page.locator(".sg-engine").get_attribute("data-sg-passed") == "1"
+    assert page.locator('[data-sg-piece="slope"] .sg-progress').inner_text() == "passed"
+    page.goto(page_url(site_url, f"{by_id('slope').chapter}.md"))
+    exercise(page, "slope").locator(".cm-content").wait_for()
+    assert editor_code(page, "slope") == SLOPE_BY_A_READER
+    assert shown(page, "slope")["progress"] == "passed"
+
+
+def test_a_file_that_is_not_an_engine_is_refused_with_a_reason(context, site_url, tmp_path):
+    page = open_page(context, site_url)
+    page.locator(".sg-engine__actions").wait_for()
+    not_engine = tmp_path / "notes.py"
+    not_engine.write_text("print('hello')\n")
+    page.locator("#sg-engine-import").set_input_files(str(not_engine))
+    page.wait_for_function(
+        "() => /Imported|Could not/.test(document.querySelector('.sg-engine__said').textContent)",
+        timeout=CHECK_TIMEOUT_MS,
+    )
+    said = page.locator(".sg-engine__said").inner_text()
+    assert said.startswith("Could not import notes.py: line 1 is code before the first"), said

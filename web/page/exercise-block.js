@@ -84,7 +84,8 @@ export class ExerciseBlock {
     this.#state.dataset.progress = progress.replace(" ", "-");
     this.element.dataset.sgProgress = progress.replace(" ", "-");
     if (record?.checked) this.#buttons.solution.disabled = false;
-    const changed = record && record.stub !== this.stub && record.code !== this.stub;
+    // An imported piece has no stub on record ("") and is not "changed".
+    const changed = Boolean(record?.stub) && record.stub !== this.stub && record.code !== this.stub;
     this.#changedNote.hidden = !changed;
     this.#showPieces();
   }
@@ -112,7 +113,7 @@ export class ExerciseBlock {
     this.#editor = createEditor(host, record?.code ?? this.stub, {
       label: `Your code for “${element.dataset.sgTitle}” (Ctrl+Enter checks it)`,
       onRun: () => this.check(),
-      onChange: (code) => saveWork(this.id, { code, stub: loadWork(this.id)?.stub ?? this.stub }),
+      onChange: (code) => saveWork(this.id, { code, stub: loadWork(this.id)?.stub || this.stub }),
     });
     stubView.hidden = true;
     stubView.after(host);
