@@ -150,7 +150,7 @@ def test_hints_come_one_at_a_time_and_the_solution_after_a_check(context, site_u
     press_check(page, "slope")
     button(page, "slope", "Show solution").click()
     assert solution.is_visible()
-    assert solution.locator("code").inner_text().strip() == slope.solution.strip()
+    assert solution.locator("code").text_content().strip() == slope.solution.strip()
 
 
 def test_reset_code_puts_the_stub_back(context, site_url):
