@@ -130,7 +130,7 @@ def render_exercise(exercise: dict, md, page: str) -> str:
     parts = [
         f"<section {opening}>",
         '<header class="sg-exercise__head">',
-        f'<p class="sg-exercise__kicker">Your turn · piece {number} of {len(ids)} of your engine</p>',
+        f'<p class="sg-exercise__kicker">Your turn · piece {number} of {len(ids)}</p>',
         f'<h3 class="sg-exercise__title" id="exercise-{exercise_id}-title">',
         f"{html.escape(exercise['title'])}</h3>",
         "</header>",

@@ -8,7 +8,7 @@ own different but correct version, so a test proves what any correct code gets, 
 from __future__ import annotations
 
 import pytest
-from pages import LOAD_TIMEOUT_MS, open_page, page_url
+from pages import ARTIFACTS, LOAD_TIMEOUT_MS, open_page, page_url
 
 from scratchgrad.exercises import EXERCISES, by_id
 
@@ -258,3 +258,32 @@ def test_a_file_that_is_not_an_engine_is_refused_with_a_reason(context, site_url
     )
     said = page.locator(".sg-engine__said").inner_text()
     assert said.startswith("Could not import notes.py: line 1 is code before the first"), said
+
+
+LOOKS = [
+    pytest.param(
+        width, scheme, id=f"{width}px-{scheme}", marks=pytest.mark.context_options(color_scheme=scheme)
+    )
+    for width in (1280, 390)
+    for scheme in ("light", "dark")
+]
+
+
+@pytest.mark.parametrize(("width", "scheme"), LOOKS)
+def test_a_failing_and_a_passing_check_fit_the_screen(context, site_url, width, scheme):
+    """Screenshots for a person to look at (test-artifacts/browser/), and no sideways scrolling."""
+    page = open_exercise(context, site_url, "slope")
+    page.set_viewport_size({"width": width, "height": 900})
+    slope = by_id("slope")
+    section = exercise(page, "slope")
+    type_code(page, "slope", slope.source(slope.wrong[0].file))
+    assert press_check(page, "slope")["verdict"] == "fail"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    section.screenshot(path=ARTIFACTS / f"exercise-fail-{width}px-{scheme}.png")
+    type_code(page, "slope", SLOPE_BY_A_READER)
+    assert press_check(page, "slope")["verdict"] == "pass"
+    section.screenshot(path=ARTIFACTS / f"exercise-pass-{width}px-{scheme}.png")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    box = section.bounding_box()
+    assert box["x"] >= 0
+    assert box["x"] + box["width"] <= width

@@ -16,11 +16,9 @@ export function showReport(area, report, titles) {
   const list = element("ul", "sg-checks");
   for (const check of report.checks) {
     const item = element("li", `sg-check sg-check--${check.passed ? "pass" : "fail"}`);
-    item.append(
-      element("span", "sg-check__mark", check.passed ? "pass" : "fail"),
-      element("strong", "sg-check__title", check.title),
-      document.createTextNode(`: ${check.message}`),
-    );
+    const text = element("span", "sg-check__text");
+    text.append(element("strong", "sg-check__title", check.title), `: ${check.message}`);
+    item.append(element("span", "sg-check__mark", check.passed ? "pass" : "fail"), text);
     list.append(item);
   }
   if (report.checks.length) area.append(list);
