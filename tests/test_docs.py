@@ -138,6 +138,8 @@ def engine_names() -> set[str]:
 
     names = {"_backward", "build_topo", "backward", "zero_grad", "parameters"}
     for info in pkgutil.walk_packages(scratchgrad.__path__, "scratchgrad."):
+        if info.name.endswith(".__main__") or info.name.startswith("scratchgrad.exercises"):
+            continue  # a command line (importing it runs it); the exercises: reader code, not the engine
         module = importlib.import_module(info.name)
         for name in getattr(module, "__all__", []):
             names.add(name)
@@ -188,6 +190,20 @@ def test_python_on_pages_is_runnable_or_a_snippet_of_src(page: str, forbidden: s
             f"{page}: a Python block that is neither ```python run``` (tested) nor a snippet of src/:\n{body}"
         )
         assert pasted_engine_code(body, forbidden) == [], f"{page}: engine code pasted into the page:\n{body}"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_reader_code_lives_only_in_exercise_blocks_filled_from_the_package(page: str) -> None:
+    """The no-pasted-engine rule holds for the package's code everywhere. The one place a page shows
+    a reader-written engine (a stub, a solution defining its own `Value`) is an exercise block, and
+    its fence holds nothing but the exercise's id: hooks/exercises.py fills it from
+    scratchgrad.exercises, whose tests prove each stub fails and each solution passes."""
+    from scratchgrad.exercises import describe
+
+    known = {exercise["id"] for exercise in describe()}
+    for lang, _options, body in fenced_blocks((DOCS / page).read_text()):
+        if lang == "exercise":
+            assert body.strip() in known, f"{page}: an ```exercise fence holds one exercise id, not:\n{body}"
 
 
 def test_the_paste_detector_catches_a_pasted_engine() -> None:

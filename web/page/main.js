@@ -10,6 +10,7 @@ import { GraphRenderer } from "../graph/graph-renderer.js";
 import { PlaygroundPage } from "../playground/playgrounds.js";
 import { PythonRuntime } from "../runtime/python-runtime.js";
 import { pythonFiles } from "../runtime/site-files.js";
+import { ExercisePage } from "./exercise-page.js";
 import { PageController } from "./page-controller.js";
 
 const here = import.meta.url;
@@ -19,14 +20,17 @@ const graphs = new GraphRenderer(new URL("graph-worker.js", here).href);
 const playgroundWorker = { ...pyodideFiles, workerURL: new URL("playground-worker.js", here).href };
 let page = null;
 let playgrounds = null;
+let exercises = null;
 
 function showPage() {
   page?.dispose();
   playgrounds?.dispose();
+  exercises?.dispose();
   // Python starts (or the early launch is adopted) first: making editors takes a while on a long page.
   if (document.querySelector(".sg-runnable")) runtime.start().catch(() => {}); // the status line reports it
   page = PageController.enhance(document, { runtime, graphs });
   playgrounds = PlaygroundPage.enhance(document, { worker: playgroundWorker, runtime });
+  exercises = ExercisePage.enhance(document, { runtime });
 }
 
 // A handle for tests, benchmarks and curious readers in the browser console.
@@ -37,6 +41,9 @@ globalThis.scratchgrad = {
   },
   get playgrounds() {
     return playgrounds;
+  },
+  get exercises() {
+    return exercises;
   },
 };
 

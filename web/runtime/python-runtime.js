@@ -78,11 +78,23 @@ export class PythonRuntime extends EventTarget {
    * onOutput(stream, text) receives printed text; onDisplay(mimeType, data, label) drawings.
    */
   run(code, { namespace, filename, graphs = [], onStart = () => {}, onOutput = () => {}, onDisplay = () => {} }) {
+    return this.#enqueue({ type: "run", payload: { code, namespace, filename, graphs }, onStart, onOutput, onDisplay });
+  }
+
+  /**
+   * Run the hidden checks of exercise `exercise` on the reader's `source` (scratchgrad.exercises),
+   * queued and stopped like run(). `earlier` maps exercise ids to the reader's passing code.
+   * Resolves with {outcome: "ok", report} (the package's report as JSON) or run()'s other outcomes.
+   */
+  check(exercise, source, earlier, { onStart = () => {} } = {}) {
+    return this.#enqueue({ type: "check", payload: { exercise, source, earlier }, onStart });
+  }
+
+  #enqueue({ onOutput = () => {}, onDisplay = () => {}, ...request }) {
     const generation = this.#generation;
-    const request = { code, namespace, filename, graphs, onStart, onOutput, onDisplay };
     const result = this.#queue.then(() => {
       if (generation !== this.#generation) return { outcome: "cancelled" };
-      return this.#runNow(request);
+      return this.#runNow({ ...request, onOutput, onDisplay });
     });
     this.#queue = result.catch(() => {});
     return result;
@@ -128,7 +140,7 @@ export class PythonRuntime extends EventTarget {
     }
   }
 
-  async #runNow({ code, namespace, filename, graphs, onStart, onOutput, onDisplay }) {
+  async #runNow({ type, payload, onStart, onOutput, onDisplay }) {
     try {
       await this.start();
     } catch (error) {
@@ -142,7 +154,7 @@ export class PythonRuntime extends EventTarget {
       const answer = await new Promise((resolve) => {
         active.settle = resolve;
         this.#client
-          .request("run", { code, namespace, filename, graphs }, (message) => {
+          .request(type, payload, (message) => {
             if (message.type === "output") onOutput(message.stream, message.text);
             else if (message.type === "display") onDisplay(message.mimeType, message.data, message.label);
           })
@@ -154,7 +166,7 @@ export class PythonRuntime extends EventTarget {
         return { outcome: "crashed", message: answer.failed.message };
       }
       if (answer.failed) return { outcome: "unavailable", message: answer.failed.message };
-      if (answer.raised === null) return { outcome: "ok" };
+      if (answer.raised === null) return answer.report ? { outcome: "ok", report: answer.report } : { outcome: "ok" };
       const { names, traceback } = answer.raised;
       return { outcome: names[0] === "KeyboardInterrupt" ? "stopped" : "error", traceback, raised: names };
     } finally {

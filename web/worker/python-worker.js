@@ -5,6 +5,7 @@
 //   {id, type: "output", stream: "stdout" | "stderr", text}   batched, at most ~20 per second
 //   {id, type: "display", mimeType, data, label}                rich output (e.g. DOT text)
 //   {id, type: "done", printed, raised, drawings}               the run's outcome (scratchgrad.blocks.Outcome)
+// A "check" ({exercise, source, earlier}) answers {id, type: "done", raised: null, report}.
 // Other requests answer once with {id, type: "done", ...} or {id, type: "failed", message}.
 // A run that kills the interpreter itself (Pyodide's "fatal error", e.g. the WebAssembly stack
 // overflowing) answers {id, type: "failed", fatal: true}: this worker is useless from then on.
@@ -74,6 +75,25 @@ function run({ id, code, filename, namespace, graphs = [] }) {
   }
 }
 
+// The hidden checks of one exercise on the reader's code; the package's report as JSON.
+// Its time limit and a Stop (KeyboardInterrupt) both end in a "stopped" report, not an error.
+function check({ exercise, source, earlier }) {
+  if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0); // a Stop that came too late
+  const exercises = pyodide.pyimport("scratchgrad.exercises");
+  const earlierPieces = pyodide.toPy(earlier ?? {});
+  try {
+    const report = exercises.check(exercise, source, earlierPieces);
+    try {
+      return { raised: null, report: JSON.parse(report.to_json()) };
+    } finally {
+      report.destroy();
+    }
+  } finally {
+    earlierPieces.destroy();
+    exercises.destroy();
+  }
+}
+
 function restart() {
   for (const namespace of namespaces.values()) namespace.destroy();
   namespaces.clear();
@@ -81,4 +101,4 @@ function restart() {
   return {};
 }
 
-serveRequests({ start, run, restart });
+serveRequests({ start, run, check, restart });

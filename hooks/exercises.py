@@ -1,0 +1,262 @@
+"""MkDocs hook: the "Your turn" exercises of `scratchgrad.exercises`, rendered where a chapter names them.
+
+A chapter names an exercise with a fence that holds nothing but its id, at the point where the
+chapter has taught the piece::
+
+    ```exercise
+    backward
+    ```
+
+The task, stub, hints and solution come from the package's registry, never from the Markdown,
+so the page and the checks cannot drift apart. Before an exercise reaches a page the build runs
+its checks twice: the stub must fail and the reference solution must pass (else the strict build
+fails). Every exercise of the registry must be placed exactly once, in its own chapter.
+
+The home page shows the reader's engine with a second fence, ```` ```exercise-progress``` ````
+(empty): every piece, in story order, with a link to its exercise.
+
+The HTML is readable without JavaScript — task, the stub, each hint in a ``<details>``, the
+solution in a closed ``<details>`` — and is the contract with web/page/exercise-block.js::
+
+    <section class="sg-exercise" id="exercise-<id>" data-sg-exercise="<id>" data-sg-chapter="…"
+             data-sg-stub="(stub source)" data-sg-solution="(solution source)"
+             data-sg-earlier="id id …" (every piece it builds on, in story order)
+             data-sg-provides="Value …" data-sg-title="…">
+      <header class="sg-exercise__head">…</header>
+      <div class="sg-exercise__task">…</div>
+      <div class="sg-exercise__stub">(highlighted stub)</div>
+      <details class="sg-exercise__hint">…</details> (one per hint)
+      <details class="sg-exercise__solution">…</details>
+    </section>
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import sys
+from dataclasses import dataclass, field
+
+import markdown
+from mkdocs.exceptions import PluginError
+from pymdownx.superfences import SuperFencesException
+
+EXERCISE_FENCE = "exercise"
+PROGRESS_FENCE = "exercise-progress"
+BUILD_TIME_LIMIT = 30.0
+"""Seconds the build gives one stub or solution check (a generous bound: they take milliseconds)."""
+
+
+@dataclass
+class Placement:
+    """Which page is being rendered, and where every exercise has been placed so far."""
+
+    page: str | None = None
+    placed: dict[str, str] = field(default_factory=dict)
+
+
+_state = Placement()
+
+
+def registry():
+    """The package's exercises module, imported afresh after `mkdocs serve` forgot it."""
+    import scratchgrad.exercises
+
+    return scratchgrad.exercises
+
+
+# -- checking an exercise before it reaches a page ----------------------------------------------
+
+
+@functools.cache
+def assert_stub_fails_and_solution_passes(exercise_id: str, stub: str, solution: str) -> None:
+    """PluginError unless the stub fails its checks and the reference solution passes them all."""
+    check = registry().check
+    stub_report = check(exercise_id, stub, {}, time_limit=BUILD_TIME_LIMIT)
+    if stub_report.passed:
+        raise PluginError(f"exercise {exercise_id!r}: its stub passes every check; a stub must fail one")
+    solution_report = check(exercise_id, solution, {}, time_limit=BUILD_TIME_LIMIT)
+    if not solution_report.passed:
+        raise PluginError(
+            f"exercise {exercise_id!r}: the reference solution fails its checks:\n{solution_report.text()}"
+        )
+
+
+# -- rendering --------------------------------------------------------------------------------
+
+
+def inline_markdown(text: str) -> str:
+    """A task or hint (Markdown with `code` and $math$) as HTML; formulas.py typesets the math."""
+    converter = markdown.Markdown(
+        extensions=["pymdownx.arithmatex", "pymdownx.inlinehilite", "pymdownx.superfences"],
+        extension_configs={"pymdownx.arithmatex": {"generic": True}},
+    )
+    return converter.convert(text)
+
+
+def highlighted(source: str, md) -> str:
+    """`source` highlighted as the page's own Python code blocks are."""
+    return md.preprocessors["fenced_code_block"].highlight(
+        src=source, language="python", options={}, md=md, classes=[], id_value="", attrs={}
+    )
+
+
+def exercise_link(exercise: dict, from_page: str) -> str:
+    """A relative link from `from_page` (a docs page stem) to an exercise's block."""
+    up = "../" * (from_page.count("/") + (0 if from_page in ("index", "") else 1))
+    return f"{up}{exercise['chapter']}/#exercise-{exercise['id']}"
+
+
+def render_exercise(exercise: dict, md, page: str) -> str:
+    """The HTML of one exercise (`describe()`'s dict; the contract in this module's docstring)."""
+    described = {each["id"]: each for each in registry().describe()}
+    ids = list(described)
+    earlier = [described[piece] for piece in exercise["builds_on"]]
+    exercise_id = exercise["id"]
+    attributes = {
+        "class": "sg-exercise",
+        "id": f"exercise-{exercise_id}",
+        "data-sg-exercise": exercise_id,
+        "data-sg-chapter": exercise["chapter"],
+        "data-sg-title": exercise["title"],
+        "data-sg-stub": exercise["stub"],
+        "data-sg-solution": exercise["solution"],
+        "data-sg-earlier": " ".join(exercise["builds_on"]),
+        "data-sg-provides": " ".join(exercise["provides"]),
+        "aria-labelledby": f"exercise-{exercise_id}-title",
+    }
+    opening = " ".join(f'{name}="{html.escape(value, quote=True)}"' for name, value in attributes.items())
+    number = ids.index(exercise_id) + 1
+    parts = [
+        f"<section {opening}>",
+        '<header class="sg-exercise__head">',
+        f'<p class="sg-exercise__kicker">Your turn · piece {number} of {len(ids)}</p>',
+        f'<h3 class="sg-exercise__title" id="exercise-{exercise_id}-title">',
+        f"{html.escape(exercise['title'])}</h3>",
+        "</header>",
+        f'<div class="sg-exercise__task">{inline_markdown(exercise["task"])}</div>',
+    ]
+    if earlier:
+        links = ", ".join(
+            f'<a href="{exercise_link(piece, page)}" data-sg-piece="{piece["id"]}">'
+            f"{html.escape(piece['title'])}</a>"
+            for piece in earlier
+        )
+        parts.append(f'<p class="sg-exercise__builds-on">Builds on: {links}.</p>')
+    parts.append(f'<div class="sg-exercise__stub">{highlighted(exercise["stub"], md)}</div>')
+    hints = exercise["hints"]
+    for n, hint in enumerate(hints, start=1):
+        parts.append(
+            f'<details class="sg-exercise__hint"><summary>Hint {n} of {len(hints)}</summary>'
+            f"{inline_markdown(hint)}</details>"
+        )
+    parts += [
+        '<details class="sg-exercise__solution"><summary>Solution (try the checks first)</summary>',
+        highlighted(exercise["solution"], md),
+        "</details>",
+        '<p class="sg-exercise__offline">With JavaScript on, the stub becomes an editor and '
+        "<strong>Check</strong> runs the hidden checks in your browser. On your own machine: "
+        f"<code>python -m scratchgrad.exercises check {html.escape(exercise_id)} my_engine.py</code></p>",
+        "</section>",
+    ]
+    return "".join(parts)
+
+
+def render_progress(page: str) -> str:
+    """The reader's engine on the home page: every piece with a link; web/page/progress.js fills it in."""
+    exercises = registry().describe()
+    items = "".join(
+        f'<li data-sg-piece="{html.escape(each["id"])}"><a href="{exercise_link(each, page)}">'
+        f'{html.escape(each["title"])}</a> <span class="sg-progress">not started</span></li>'
+        for each in exercises
+    )
+    return (
+        f'<div class="sg-engine" data-sg-engine="{len(exercises)}">'
+        f'<p class="sg-engine__summary">Your engine: <strong>0 of {len(exercises)}</strong> pieces '
+        "(progress is kept in this browser).</p>"
+        f'<ol class="sg-engine__pieces">{items}</ol></div>'
+    )
+
+
+# -- the SuperFences fences ---------------------------------------------------------------------
+
+
+def validate(language, inputs, options, attrs, md) -> bool:
+    return True
+
+
+def format_exercise(source, language, class_name, options, md, **kwargs) -> str:
+    exercise_id = source.strip()
+    described = {each["id"]: each for each in registry().describe()}
+    if exercise_id not in described:
+        raise SuperFencesException(
+            f"```exercise names {exercise_id!r}, which is not one of {list(described)}"
+        )
+    exercise = described[exercise_id]
+    page = _state.page
+    if page is None:
+        raise SuperFencesException("```exercise blocks only work on MkDocs pages")
+    if exercise["chapter"] != page:
+        raise SuperFencesException(
+            f"```exercise {exercise_id!r} belongs in chapter {exercise['chapter']!r}, not in {page!r}"
+        )
+    if exercise_id in _state.placed:
+        raise SuperFencesException(f"```exercise {exercise_id!r} is placed twice")
+    _state.placed[exercise_id] = page
+    assert_stub_fails_and_solution_passes(exercise_id, exercise["stub"], exercise["solution"])
+    return render_exercise(exercise, md, page)
+
+
+def format_progress(source, language, class_name, options, md, **kwargs) -> str:
+    if source.strip():
+        raise SuperFencesException("```exercise-progress takes no content")
+    return render_progress(_state.page or "index")
+
+
+# -- MkDocs events ------------------------------------------------------------------------------
+
+
+def on_config(config):
+    if "pymdownx.superfences" not in config.markdown_extensions:
+        raise PluginError("hooks/exercises.py needs pymdownx.superfences in markdown_extensions")
+    fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
+    fences[:] = [f for f in fences if f.get("name") not in (EXERCISE_FENCE, PROGRESS_FENCE)]
+    for name, class_name, render in (
+        (EXERCISE_FENCE, "sg-exercise", format_exercise),
+        (PROGRESS_FENCE, "sg-engine", format_progress),
+    ):
+        fences.append({"name": name, "class": class_name, "validator": validate, "format": render})
+    return config
+
+
+def on_pre_build(config) -> None:
+    """Start a build with no exercise placed; forget the package so `mkdocs serve` sees edits."""
+    _state.placed.clear()
+    assert_stub_fails_and_solution_passes.cache_clear()
+    for name in [name for name in sys.modules if name == "scratchgrad" or name.startswith("scratchgrad.")]:
+        del sys.modules[name]
+
+
+def on_page_markdown(markdown_text, page, config, files):
+    _state.page = page.file.src_uri.removesuffix(".md")
+    return markdown_text
+
+
+def on_page_content(html_text, page, config, files):
+    _state.page = None
+    return html_text
+
+
+def on_env(env, config, files):
+    """Every exercise of the registry is on its chapter's page (the pages are rendered by now)."""
+    missing = [
+        f"{each['id']} → {each['chapter']}.md"
+        for each in registry().describe()
+        if each["id"] not in _state.placed
+    ]
+    if missing:
+        raise PluginError(
+            "exercises not placed in their chapters (add ```exercise\\n<id>\\n``` where the chapter "
+            f"teaches the piece): {', '.join(missing)}"
+        )
+    return env

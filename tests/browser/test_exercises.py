@@ -1,0 +1,289 @@
+"""The "Your turn" exercises as a reader uses them: type code, Check, read the lines and the verdict.
+
+Checks run in the page's Python worker (scratchgrad.exercises in Pyodide). The solutions typed
+here come from the package (its reference solutions and known-wrong variants), or are a reader's
+own different but correct version, so a test proves what any correct code gets, not one text.
+"""
+
+from __future__ import annotations
+
+import pytest
+from pages import ARTIFACTS, LOAD_TIMEOUT_MS, open_page, page_url
+
+from scratchgrad.exercises import EXERCISES, by_id
+
+CHECK_TIMEOUT_MS = 60_000
+SLOPE_BY_A_READER = '''def slope(f, x, h=1e-6):
+    """Rise over run, written my own way."""
+    before, after = f(x), f(x + h)
+    return (after - before) / h
+'''
+RUNAWAY_SLOPE = "def slope(f, x, h=1e-6):\n    while True:\n        pass\n"
+
+
+def exercise(page, exercise_id: str):
+    return page.locator(f'[data-sg-exercise="{exercise_id}"]')
+
+
+def button(page, exercise_id: str, name: str):
+    return exercise(page, exercise_id).get_by_role("button", name=name, exact=True)
+
+
+def open_exercise(context, site_url: str, exercise_id: str):
+    page = open_page(context, page_url(site_url, f"{by_id(exercise_id).chapter}.md"))
+    exercise(page, exercise_id).locator(".cm-content").wait_for()
+    return page
+
+
+def type_code(page, exercise_id: str, code: str) -> None:
+    """Select everything in the exercise's editor and type `code` in its place."""
+    exercise(page, exercise_id).locator(".cm-content").click()
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.insert_text(code)
+
+
+def checks_done(page, exercise_id: str) -> int:
+    return int(exercise(page, exercise_id).get_attribute("data-sg-checks") or 0)
+
+
+def press_check(page, exercise_id: str, timeout: int = CHECK_TIMEOUT_MS) -> dict:
+    """Press Check as the reader would, wait for the verdict, and read what the exercise shows."""
+    done = checks_done(page, exercise_id)
+    button(page, exercise_id, "Check").click()
+    page.wait_for_function(
+        "([id, n]) => Number(document.querySelector(`[data-sg-exercise='${id}']`).dataset.sgChecks ?? 0) > n",
+        arg=[exercise_id, done],
+        timeout=timeout,
+    )
+    return shown(page, exercise_id)
+
+
+def shown(page, exercise_id: str) -> dict:
+    return page.evaluate(
+        """id => {
+          const block = document.querySelector(`[data-sg-exercise='${id}']`);
+          const report = block.querySelector(".sg-exercise__report");
+          return {
+            verdict: block.dataset.sgVerdict ?? null,
+            progress: block.querySelector(".sg-exercise__state").textContent,
+            checks: [...report.querySelectorAll(".sg-check")].map((line) => ({
+              passed: line.classList.contains("sg-check--pass"), text: line.textContent })),
+            verdictLine: report.querySelector(".sg-verdict")?.textContent ?? "",
+            pieces: report.querySelector(".sg-pieces")?.textContent ?? "",
+          };
+        }""",
+        exercise_id,
+    )
+
+
+def editor_code(page, exercise_id: str) -> str:
+    return page.evaluate(
+        "id => scratchgrad.exercises.blocks.find((block) => block.id === id).code", exercise_id
+    )
+
+
+def test_a_readers_own_correct_slope_passes_every_check(context, site_url):
+    page = open_exercise(context, site_url, "slope")
+    assert shown(page, "slope")["progress"] == "not started"
+    result = press_check(page, "slope")  # the stub as it stands
+    assert result["verdict"] == "fail"
+    assert result["progress"] == "tried"
+    type_code(page, "slope", SLOPE_BY_A_READER)
+    result = press_check(page, "slope")
+    assert result["verdict"] == "pass", result
+    assert len(result["checks"]) == len(by_id("slope").checks)
+    assert all(line["passed"] for line in result["checks"])
+    assert result["progress"] == "passed"
+    assert result["verdictLine"].startswith("Passed")
+
+
+@pytest.mark.parametrize("exercise_id", ["value-graph", "backward"])
+def test_the_reference_solution_typed_in_passes(context, site_url, exercise_id):
+    page = open_exercise(context, site_url, exercise_id)
+    type_code(page, exercise_id, by_id(exercise_id).solution)
+    result = press_check(page, exercise_id)
+    assert result["verdict"] == "pass", result
+    assert [line["passed"] for line in result["checks"]] == [True] * len(by_id(exercise_id).checks)
+
+
+def test_a_known_wrong_solution_fails_with_the_message_that_names_the_bug(context, site_url):
+    slope = by_id("slope")
+    page = open_exercise(context, site_url, "slope")
+    for wrong in slope.wrong:
+        type_code(page, "slope", slope.source(wrong.file))
+        result = press_check(page, "slope")
+        assert result["verdict"] == "fail"
+        failed = [line["text"] for line in result["checks"] if not line["passed"]]
+        assert any(wrong.message in text for text in failed), (wrong.bug, failed)
+        assert result["verdictLine"].startswith("Not yet")
+
+
+def test_a_later_exercise_builds_on_the_readers_passed_piece_and_says_so(context, site_url):
+    page = open_exercise(context, site_url, "value-graph")
+    type_code(page, "value-graph", by_id("value-graph").solution)
+    assert press_check(page, "value-graph")["verdict"] == "pass"
+    page.goto(page_url(site_url, f"{by_id('backward').chapter}.md"))
+    exercise(page, "backward").locator(".cm-content").wait_for()
+    builds_on = exercise(page, "backward").locator(".sg-exercise__builds-on").inner_text()
+    title = by_id("value-graph").title
+    assert f"{title} (yours)" in builds_on
+    assert f"{by_id('topological-order').title} (ours)" in builds_on
+    type_code(page, "backward", by_id("backward").solution)
+    result = press_check(page, "backward")
+    assert result["verdict"] == "pass", result
+    assert f"{title} — yours" in result["pieces"]
+    assert f"{by_id('topological-order').title} — ours" in result["pieces"]
+
+
+def test_hints_come_one_at_a_time_and_the_solution_after_a_check(context, site_url):
+    slope = by_id("slope")
+    page = open_exercise(context, site_url, "slope")
+    hints = exercise(page, "slope").locator(".sg-exercise__hint")
+    assert hints.evaluate_all("all => all.filter((hint) => !hint.hidden).length") == 0
+    for shown_hints in range(1, len(slope.hints) + 1):
+        button(page, "slope", "Hint").click()
+        assert hints.evaluate_all("all => all.filter((hint) => !hint.hidden).length") == shown_hints
+    assert button(page, "slope", "Hint").is_disabled()
+    solution = exercise(page, "slope").locator(".sg-exercise__solution")
+    assert button(page, "slope", "Show solution").is_disabled()
+    assert not solution.is_visible()
+    press_check(page, "slope")
+    button(page, "slope", "Show solution").click()
+    assert solution.is_visible()
+    assert solution.locator("code").text_content().strip() == slope.solution.strip()
+
+
+def test_reset_code_puts_the_stub_back(context, site_url):
+    page = open_exercise(context, site_url, "slope")
+    type_code(page, "slope", SLOPE_BY_A_READER)
+    button(page, "slope", "Reset code").click()
+    assert editor_code(page, "slope") == by_id("slope").stub
+
+
+def test_code_and_progress_survive_a_reload_and_show_on_the_home_page(context, site_url):
+    page = open_exercise(context, site_url, "slope")
+    type_code(page, "slope", SLOPE_BY_A_READER)
+    assert press_check(page, "slope")["verdict"] == "pass"
+    typed_later = SLOPE_BY_A_READER + "\n# still working on it\n"
+    type_code(page, "slope", typed_later)
+    page.reload()
+    exercise(page, "slope").locator(".cm-content").wait_for()
+    assert editor_code(page, "slope") == typed_later
+    assert shown(page, "slope")["progress"] == "passed"
+    assert "1 passed" in page.locator(".sg-chapter-progress").inner_text()
+    page.goto(site_url)
+    summary = page.locator(".sg-engine")
+    summary.locator('.sg-progress[data-progress="passed"]').wait_for(timeout=LOAD_TIMEOUT_MS)
+    assert f"Your engine: 1 of {len(EXERCISES)} pieces" in summary.locator(".sg-engine__summary").inner_text()
+    assert summary.locator('[data-sg-piece="slope"] .sg-progress').inner_text() == "passed"
+
+
+def test_a_runaway_loop_is_stopped_by_the_time_limit_with_a_clear_verdict(context, site_url):
+    page = open_exercise(context, site_url, "slope")
+    type_code(page, "slope", RUNAWAY_SLOPE)
+    result = press_check(page, "slope")
+    assert result["verdict"] == "fail"
+    assert "ran longer than" in result["verdictLine"], result
+    type_code(page, "slope", SLOPE_BY_A_READER)  # the worker still checks code afterwards
+    assert press_check(page, "slope")["verdict"] == "pass"
+
+
+def test_stop_ends_a_runaway_check_at_once(context, site_url):
+    page = open_exercise(context, site_url, "slope")
+    type_code(page, "slope", RUNAWAY_SLOPE)
+    done = checks_done(page, "slope")
+    button(page, "slope", "Check").click()
+    page.wait_for_selector('[data-sg-exercise="slope"][data-sg-state="checking"]')
+    page.wait_for_timeout(500)
+    button(page, "slope", "Stop").click()
+    page.wait_for_function(
+        "n => Number(document.querySelector(`[data-sg-exercise='slope']`).dataset.sgChecks ?? 0) > n",
+        arg=done,
+        timeout=5_000,
+    )
+    result = shown(page, "slope")
+    assert result["verdict"] == "fail"
+    assert "stopped" in result["verdictLine"].lower(), result
+
+
+def test_export_then_import_brings_back_the_code_and_the_progress(context, site_url, tmp_path):
+    page = open_exercise(context, site_url, "slope")
+    type_code(page, "slope", SLOPE_BY_A_READER)
+    assert press_check(page, "slope")["verdict"] == "pass"
+    started_backward = "# my backward, not done yet\n"
+    page.evaluate(
+        """code => localStorage.setItem("scratchgrad:exercise:backward",
+             JSON.stringify({code, stub: "", checked: false, passed: null}))""",
+        started_backward,
+    )
+    page.goto(site_url)
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Export my engine").click()
+    exported = tmp_path / download.value.suggested_filename
+    download.value.save_as(exported)
+    assert exported.name == "my_scratchgrad_engine.py"
+    text = exported.read_text()
+    assert "# %% exercise: slope" in text
+    assert "# %% exercise: backward" in text
+
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.locator(".sg-engine__actions").wait_for(timeout=LOAD_TIMEOUT_MS)
+    assert page.locator(".sg-engine").get_attribute("data-sg-passed") == "0"
+    page.locator("#sg-engine-import").set_input_files(str(exported))
+    page.wait_for_function(
+        "() => /Imported|Could not/.test(document.querySelector('.sg-engine__said').textContent)",
+        timeout=CHECK_TIMEOUT_MS,
+    )
+    assert page.locator(".sg-engine__said").inner_text() == (
+        f"Imported 2 pieces from {exported.name}; 1 pass their checks."
+    )
+    assert page.locator(".sg-engine").get_attribute("data-sg-passed") == "1"
+    assert page.locator('[data-sg-piece="slope"] .sg-progress').inner_text() == "passed"
+    page.goto(page_url(site_url, f"{by_id('slope').chapter}.md"))
+    exercise(page, "slope").locator(".cm-content").wait_for()
+    assert editor_code(page, "slope") == SLOPE_BY_A_READER
+    assert shown(page, "slope")["progress"] == "passed"
+
+
+def test_a_file_that_is_not_an_engine_is_refused_with_a_reason(context, site_url, tmp_path):
+    page = open_page(context, site_url)
+    page.locator(".sg-engine__actions").wait_for()
+    not_engine = tmp_path / "notes.py"
+    not_engine.write_text("print('hello')\n")
+    page.locator("#sg-engine-import").set_input_files(str(not_engine))
+    page.wait_for_function(
+        "() => /Imported|Could not/.test(document.querySelector('.sg-engine__said').textContent)",
+        timeout=CHECK_TIMEOUT_MS,
+    )
+    said = page.locator(".sg-engine__said").inner_text()
+    assert said.startswith("Could not import notes.py: line 1 is code before the first"), said
+
+
+LOOKS = [
+    pytest.param(
+        width, scheme, id=f"{width}px-{scheme}", marks=pytest.mark.context_options(color_scheme=scheme)
+    )
+    for width in (1280, 390)
+    for scheme in ("light", "dark")
+]
+
+
+@pytest.mark.parametrize(("width", "scheme"), LOOKS)
+def test_a_failing_and_a_passing_check_fit_the_screen(context, site_url, width, scheme):
+    """Screenshots for a person to look at (test-artifacts/browser/), and no sideways scrolling."""
+    page = open_exercise(context, site_url, "slope")
+    page.set_viewport_size({"width": width, "height": 900})
+    slope = by_id("slope")
+    section = exercise(page, "slope")
+    type_code(page, "slope", slope.source(slope.wrong[0].file))
+    assert press_check(page, "slope")["verdict"] == "fail"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    section.screenshot(path=ARTIFACTS / f"exercise-fail-{width}px-{scheme}.png")
+    type_code(page, "slope", SLOPE_BY_A_READER)
+    assert press_check(page, "slope")["verdict"] == "pass"
+    section.screenshot(path=ARTIFACTS / f"exercise-pass-{width}px-{scheme}.png")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    box = section.bounding_box()
+    assert box["x"] >= 0
+    assert box["x"] + box["width"] <= width

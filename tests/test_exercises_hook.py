@@ -1,0 +1,121 @@
+"""hooks/exercises.py: the ```exercise``` fence renders "Your turn" from the package, and refuses bad ones."""
+
+from __future__ import annotations
+
+import html
+import importlib
+import re
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import markdown
+import pytest
+from mkdocs.exceptions import PluginError
+from pymdownx.superfences import SuperFencesException
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "hooks"))
+exercises_hook = importlib.import_module("exercises")
+
+from scratchgrad.exercises import EXERCISES  # noqa: E402
+from scratchgrad.exercises.registry import by_id  # noqa: E402
+
+
+def converter() -> markdown.Markdown:
+    """A Markdown converter with the hook's fences, as on_config sets them up for MkDocs."""
+    config = SimpleNamespace(markdown_extensions=["pymdownx.superfences"], mdx_configs={})
+    exercises_hook.on_config(config)
+    return markdown.Markdown(
+        extensions=["pymdownx.highlight", "pymdownx.superfences"], extension_configs=config.mdx_configs
+    )
+
+
+def render(page: str, text: str) -> str:
+    exercises_hook.on_pre_build(None)
+    page_object = SimpleNamespace(file=SimpleNamespace(src_uri=f"{page}.md"))
+    exercises_hook.on_page_markdown(text, page_object, None, None)
+    try:
+        return converter().convert(text)
+    finally:
+        exercises_hook.on_page_content("", None, None, None)
+
+
+def fence(exercise_id: str) -> str:
+    return f"```exercise\n{exercise_id}\n```\n"
+
+
+def attribute(shown: str, name: str) -> str:
+    return html.unescape(re.search(rf'{name}="([^"]*)"', shown).group(1))
+
+
+def test_an_exercise_renders_the_contract_the_page_script_reads() -> None:
+    exercise = by_id("slope")
+    shown = render(exercise.chapter, fence("slope"))
+    assert '<section class="sg-exercise" id="exercise-slope" data-sg-exercise="slope"' in shown
+    assert attribute(shown, "data-sg-stub") == exercise.stub
+    assert attribute(shown, "data-sg-solution") == exercise.solution
+    assert attribute(shown, "data-sg-chapter") == exercise.chapter
+    assert shown.count('<details class="sg-exercise__hint">') == len(exercise.hints)
+    assert '<details class="sg-exercise__solution">' in shown
+    assert "<details open" not in shown  # no hint and no solution in the first view
+
+
+def test_without_javascript_the_stub_is_highlighted_code_to_read() -> None:
+    shown = render("derivatives", fence("slope"))
+    stub_view = re.search(r'<div class="sg-exercise__stub">(.*?)</div>\s*<details', shown, re.DOTALL).group(1)
+    assert 'class="highlight"' in stub_view
+    assert html.unescape(re.sub(r"<[^>]+>", "", stub_view)).strip() == by_id("slope").stub.strip()
+
+
+def test_a_later_exercise_links_the_pieces_it_builds_on() -> None:
+    later = next(each for each in EXERCISES if each.requires)
+    shown = render(later.chapter, fence(later.id))
+    earlier = attribute(shown, "data-sg-earlier").split()
+    assert set(later.requires) <= set(earlier)
+    for piece_id in earlier:
+        piece = by_id(piece_id)
+        assert f'href="../{piece.chapter}/#exercise-{piece_id}" data-sg-piece="{piece_id}"' in shown
+
+
+def test_an_exercise_in_another_chapter_fails_the_build() -> None:
+    wrong_place = "'slope' belongs in chapter 'derivatives', not in 'training'"
+    with pytest.raises(SuperFencesException, match=wrong_place):
+        render("training", fence("slope"))
+
+
+def test_an_unknown_exercise_fails_the_build_and_names_the_known_ones() -> None:
+    with pytest.raises(SuperFencesException, match=r"names 'slopes', which is not one of .*'slope'"):
+        render("derivatives", fence("slopes"))
+
+
+def test_an_exercise_placed_twice_fails_the_build() -> None:
+    with pytest.raises(SuperFencesException, match="'slope' is placed twice"):
+        render("derivatives", fence("slope") + "\n" + fence("slope"))
+
+
+def test_a_stub_that_passes_fails_the_build() -> None:
+    solution = by_id("slope").solution
+    with pytest.raises(PluginError, match="its stub passes every check"):
+        exercises_hook.assert_stub_fails_and_solution_passes("slope", solution, solution)
+
+
+def test_a_solution_that_fails_fails_the_build_with_its_report() -> None:
+    stub = by_id("slope").stub
+    with pytest.raises(PluginError, match=r"the reference solution fails its checks:\n.*FAIL"):
+        exercises_hook.assert_stub_fails_and_solution_passes("slope", stub, stub)
+
+
+def test_an_exercise_left_out_of_its_chapter_fails_the_build() -> None:
+    render("derivatives", fence("slope"))
+    missing = next(each for each in EXERCISES if each.id != "slope")
+    with pytest.raises(PluginError, match=rf"{missing.id} → {missing.chapter}\.md"):
+        exercises_hook.on_env(None, None, None)
+
+
+def test_the_engine_summary_lists_every_piece_in_story_order_with_a_link() -> None:
+    shown = render("index", "```exercise-progress\n```\n")
+    assert re.findall(r'data-sg-piece="([^"]+)"', shown) == [each.id for each in EXERCISES]
+    first = EXERCISES[0]
+    assert f'<a href="{first.chapter}/#exercise-{first.id}">' in shown
+    assert f"<strong>0 of {len(EXERCISES)}</strong>" in shown

@@ -1,0 +1,226 @@
+// One "Your turn" exercise: the reader's editor, Check in the Python worker, hints, the solution.
+//
+// The build's markup (hooks/exercises.py) stays the fallback: without JavaScript the reader sees
+// the task, the stub, the hints and the solution in closed <details>. Enhanced, the stub becomes
+// an editor holding the reader's saved code, the hints come one at a time, the solution waits
+// until the reader has checked at least once, and Check writes one line per hidden check and a
+// verdict. Checks run in the worker (never on this thread) and end by themselves: the package's
+// time limit stops a runaway loop, and a page-side deadline stops Python if even that fails.
+
+import { showReport, showVerdict } from "./check-report.js";
+import { createEditor } from "./editor.js";
+import { loadWork, passedPieces, progressOf, resetCode, saveWork } from "./exercise-work.js";
+
+/** After this long without an answer the page stops Python itself (the package's own limit is 10 s). */
+export const CHECK_DEADLINE_MS = 20_000;
+
+const NOT_CHECKED = {
+  stopped: "Stopped before the checks finished.",
+  reset: "Stopped by restarting Python (this browser cannot interrupt it).",
+  cancelled: "Not checked: stopped before its turn.",
+};
+
+export class ExerciseBlock {
+  /** @param {HTMLElement} element the section.sg-exercise  @param {{runtime}} services */
+  constructor(element, { runtime }) {
+    this.element = element;
+    this.id = element.dataset.sgExercise;
+    this.stub = element.dataset.sgStub;
+    this.earlier = (element.dataset.sgEarlier ?? "").split(" ").filter(Boolean);
+    this.#runtime = runtime;
+    this.#earlierLinks = [...element.querySelectorAll(":scope > .sg-exercise__builds-on a[data-sg-piece]")];
+    this.#titles = Object.fromEntries(this.#earlierLinks.map((link) => [link.dataset.sgPiece, link.textContent]));
+    this.#hints = [...element.querySelectorAll(":scope > .sg-exercise__hint")];
+    this.#solution = element.querySelector(":scope > .sg-exercise__solution");
+    this.#build();
+    this.refresh();
+  }
+
+  #runtime;
+  #titles;
+  #earlierLinks;
+  #hints;
+  #solution;
+  #editor;
+  #buttons = {};
+  #state;
+  #report;
+  #changedNote;
+  #checking = false;
+
+  get code() {
+    return this.#editor.getCode();
+  }
+
+  /** Run the hidden checks on the editor's code; resolves with "pass" or "fail". */
+  async check() {
+    const source = this.code;
+    saveWork(this.id, { code: source, stub: this.stub });
+    this.#setChecking(true);
+    let deadline = 0;
+    const result = await this.#runtime.check(this.id, source, passedPieces(this.earlier), {
+      onStart: () => {
+        this.#state.dataset.busy = "running";
+        deadline = setTimeout(() => this.#runtime.stop(), CHECK_DEADLINE_MS);
+      },
+    });
+    clearTimeout(deadline);
+    const verdict = this.#show(result);
+    const passed = verdict === "pass" ? source : (loadWork(this.id)?.passed ?? null);
+    saveWork(this.id, { checked: true, passed });
+    this.element.dataset.sgVerdict = verdict;
+    this.element.dataset.sgChecks = String(Number(this.element.dataset.sgChecks ?? 0) + 1);
+    this.#setChecking(false);
+    this.#buttons.solution.disabled = false;
+    this.refresh();
+    return verdict;
+  }
+
+  /** Show the reader's progress and which earlier pieces a check would use (theirs or ours). */
+  refresh() {
+    const record = loadWork(this.id);
+    const progress = progressOf(record);
+    this.#state.textContent = progress;
+    this.#state.dataset.progress = progress.replace(" ", "-");
+    this.element.dataset.sgProgress = progress.replace(" ", "-");
+    if (record?.checked) this.#buttons.solution.disabled = false;
+    // An imported piece has no stub on record ("") and is not "changed".
+    const changed = Boolean(record?.stub) && record.stub !== this.stub && record.code !== this.stub;
+    this.#changedNote.hidden = !changed;
+    this.#showPieces();
+  }
+
+  dispose() {
+    if (this.#checking) this.#runtime.stop();
+  }
+
+  #show(result) {
+    if (result.outcome === "ok") {
+      showReport(this.#report, result.report, this.#titles);
+      return result.report.verdict;
+    }
+    const text = NOT_CHECKED[result.outcome] ?? result.message ?? "The checks could not run.";
+    showVerdict(this.#report, "fail", text);
+    return "fail";
+  }
+
+  #build() {
+    const element = this.element;
+    const record = loadWork(this.id);
+    const stubView = element.querySelector(":scope > .sg-exercise__stub");
+    const host = document.createElement("div");
+    host.className = "sg-editor sg-exercise__editor";
+    this.#editor = createEditor(host, record?.code ?? this.stub, {
+      label: `Your code for “${element.dataset.sgTitle}” (Ctrl+Enter checks it)`,
+      onRun: () => this.check(),
+      onChange: (code) => saveWork(this.id, { code, stub: loadWork(this.id)?.stub || this.stub }),
+    });
+    stubView.hidden = true;
+    stubView.after(host);
+
+    this.#state = document.createElement("span");
+    this.#state.className = "sg-exercise__state";
+    element.querySelector(":scope > .sg-exercise__head").append(this.#state);
+
+    this.#changedNote = note(
+      "This exercise changed since you started it. Your code is kept; “Reset code” gives the new stub.",
+    );
+    host.before(this.#changedNote);
+    for (const link of this.#earlierLinks) {
+      const source = document.createElement("span");
+      source.className = "sg-piece-source";
+      link.after(source);
+    }
+    element
+      .querySelector(":scope > .sg-exercise__builds-on")
+      ?.append(" Yours: the pieces you passed; ours: the reference solution, until you pass yours.");
+
+    const toolbar = this.#toolbar();
+    host.after(toolbar);
+    for (const hint of this.#hints) hint.hidden = true;
+    this.#solution.hidden = true;
+    this.#report = document.createElement("div");
+    this.#report.className = "sg-exercise__report";
+    this.#report.setAttribute("aria-live", "polite");
+    (this.#hints.at(-1) ?? toolbar).after(this.#report);
+    element.querySelector(":scope > .sg-exercise__offline")?.remove();
+    element.classList.add("sg-exercise--enhanced");
+  }
+
+  #toolbar() {
+    const bar = document.createElement("div");
+    bar.className = "sg-toolbar";
+    const button = (name, text, title, action) => {
+      const node = document.createElement("button");
+      node.type = "button";
+      node.className = `sg-button sg-button--${name}`;
+      node.textContent = text;
+      node.title = title;
+      node.addEventListener("click", action);
+      this.#buttons[name] = node;
+      bar.append(node);
+      return node;
+    };
+    button("run", "Check", "Run the hidden checks on your code (Ctrl+Enter or ⌘+Enter in the editor)", () =>
+      this.check(),
+    );
+    button("stop", "Stop", "Stop the checks", () => this.#runtime.stop()).hidden = true;
+    button("hint", "Hint", "Show the next hint", () => this.#nextHint()).disabled = !this.#hints.length;
+    const solution = button("solution", "Show solution", "Check your code at least once first", () =>
+      this.#toggleSolution(),
+    );
+    solution.disabled = true;
+    button("reset", "Reset code", "Put the stub back in the editor (your passing piece is kept)", () => {
+      resetCode(this.id, this.stub);
+      this.#editor.setCode(this.stub);
+      this.#editor.focus();
+    });
+    return bar;
+  }
+
+  #nextHint() {
+    const next = this.#hints.find((hint) => hint.hidden);
+    if (!next) return;
+    next.hidden = false;
+    next.open = true;
+    if (!this.#hints.some((hint) => hint.hidden)) this.#buttons.hint.disabled = true;
+  }
+
+  #toggleSolution() {
+    const show = this.#solution.hidden;
+    this.#solution.hidden = !show;
+    this.#solution.open = show;
+    this.#buttons.solution.textContent = show ? "Hide solution" : "Show solution";
+  }
+
+  /** Mark each earlier piece as the reader's (they passed it) or ours (the reference solution). */
+  #showPieces() {
+    const yours = passedPieces(this.earlier);
+    for (const link of this.#earlierLinks) {
+      const mine = link.dataset.sgPiece in yours;
+      link.nextElementSibling.textContent = mine ? " (yours)" : " (ours)";
+      link.nextElementSibling.dataset.source = mine ? "yours" : "reference";
+    }
+  }
+
+  #setChecking(checking) {
+    this.#checking = checking;
+    const focused = document.activeElement;
+    this.#buttons.run.disabled = checking;
+    this.#buttons.stop.hidden = !checking;
+    if (checking && focused === this.#buttons.run) this.#buttons.stop.focus();
+    if (!checking && focused === this.#buttons.stop) this.#buttons.run.focus();
+    this.element.dataset.sgState = checking ? "checking" : "idle";
+    this.#state.dataset.busy = checking ? "waiting" : "";
+    if (checking) this.#state.textContent = "checking…";
+  }
+}
+
+function note(text) {
+  const node = document.createElement("p");
+  node.className = "sg-note sg-note--warning";
+  node.setAttribute("role", "status");
+  node.textContent = text;
+  node.hidden = true;
+  return node;
+}

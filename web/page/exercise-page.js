@@ -1,0 +1,96 @@
+// The exercises of one page: their blocks, the chapter's progress line, the home page's engine.
+//
+// Created for every page Material's instant navigation shows; dispose() when the reader leaves.
+
+import { ExerciseBlock } from "./exercise-block.js";
+import { WORK_CHANGED } from "./exercise-work.js";
+import { chapterProgress, engineProgress } from "./progress.js";
+import { download, exportWork, FILE_NAME, importWork } from "./work-file.js";
+
+export class ExercisePage {
+  /** Enhance the exercises and engine summary in `root`; null when the page has neither. */
+  static enhance(root, { runtime }) {
+    const elements = [...root.querySelectorAll("section.sg-exercise[data-sg-exercise]")];
+    const engine = root.querySelector(".sg-engine[data-sg-engine]");
+    return elements.length || engine ? new ExercisePage(root, elements, engine, runtime) : null;
+  }
+
+  #runtime;
+  #views = [];
+  #onChange = () => this.refresh();
+
+  constructor(root, elements, engine, runtime) {
+    this.#runtime = runtime;
+    this.blocks = elements.map((element) => new ExerciseBlock(element, { runtime }));
+    if (this.blocks.length) {
+      runtime.start().catch(() => {}); // a check reports it if Python cannot start
+      this.#views.push(chapterProgress(root, this.blocks.map((block) => block.id)));
+    }
+    if (engine) {
+      this.#views.push(engineProgress(engine));
+      engine.append(this.#workFileActions());
+    }
+    window.addEventListener(WORK_CHANGED, this.#onChange);
+    window.addEventListener("storage", this.#onChange);
+  }
+
+  /** Redraw every progress view (the reader's work changed here or in another tab). */
+  refresh() {
+    for (const block of this.blocks) block.refresh();
+    for (const view of this.#views) view.update();
+  }
+
+  /** Export and Import buttons for the reader's work as one .py file, and a line saying what happened. */
+  #workFileActions() {
+    const bar = document.createElement("div");
+    bar.className = "sg-engine__actions";
+    const said = document.createElement("span");
+    said.className = "sg-engine__said";
+    said.setAttribute("role", "status");
+    const exportButton = document.createElement("button");
+    exportButton.type = "button";
+    exportButton.className = "sg-button";
+    exportButton.textContent = "Export my engine";
+    exportButton.title = `Download your code of every exercise as ${FILE_NAME}`;
+    exportButton.addEventListener("click", async () => {
+      said.textContent = "Writing the file…";
+      try {
+        download(await exportWork(this.#runtime));
+        said.textContent = `Saved as ${FILE_NAME}.`;
+      } catch (error) {
+        said.textContent = `Export failed: ${error.message}`;
+      }
+    });
+    const picker = document.createElement("input");
+    picker.type = "file";
+    picker.accept = ".py,text/x-python,text/plain";
+    picker.className = "sg-engine__file";
+    picker.id = "sg-engine-import";
+    const label = document.createElement("label");
+    label.className = "sg-button";
+    label.htmlFor = picker.id;
+    label.textContent = "Import an engine file";
+    label.title = "Load an exported .py file: its pieces replace your code of those exercises, then get checked";
+    picker.addEventListener("change", async () => {
+      const [file] = picker.files;
+      if (!file) return;
+      said.textContent = `Reading and checking ${file.name}…`;
+      try {
+        const { imported, passed } = await importWork(this.#runtime, await file.text());
+        said.textContent = `Imported ${imported} pieces from ${file.name}; ${passed} pass their checks.`;
+      } catch (error) {
+        said.textContent = `Could not import ${file.name}: ${error.message}`;
+      } finally {
+        picker.value = "";
+      }
+    });
+    bar.append(exportButton, picker, label, said);
+    return bar;
+  }
+
+  dispose() {
+    window.removeEventListener(WORK_CHANGED, this.#onChange);
+    window.removeEventListener("storage", this.#onChange);
+    for (const block of this.blocks) block.dispose();
+  }
+}

@@ -1,0 +1,99 @@
+// The reader's work on the exercises, kept in localStorage: their engine, piece by piece.
+//
+// One record per exercise, under "scratchgrad:exercise:<id>":
+//   {code, stub, checked, passed}
+//   code     what is in the editor now (saved on every edit)
+//   stub     the stub the code was started from: when a new version of the site changes the
+//            stub, the reader's code stays and the exercise can say that it changed
+//   checked  true once Check has run on this exercise
+//   passed   the last code that passed every check, or null: the piece later exercises use
+// Code goes only when the reader asks (resetCode); nothing typed is lost to a reload or a
+// new version of the site. Every change is announced with a WORK_CHANGED event on window (and
+// other tabs hear it as a "storage" event), so progress shown elsewhere on the page follows.
+
+const PREFIX = "scratchgrad:exercise:";
+export const WORK_CHANGED = "scratchgrad:exercise-work";
+
+/** "not started" | "tried" | "passed", as the page says it. */
+export function progressOf(record) {
+  if (record?.passed) return "passed";
+  if (record?.checked) return "tried";
+  return "not started";
+}
+
+/** The reader's record for exercise `id`, or null. */
+export function loadWork(id) {
+  try {
+    return validRecord(JSON.parse(localStorage.getItem(PREFIX + id)));
+  } catch {
+    return null; // storage disabled, or a record this code did not write
+  }
+}
+
+/** Merge `changes` into the record of `id`; false when the browser would not store it. */
+export function saveWork(id, changes) {
+  const record = { code: "", stub: "", checked: false, passed: null, ...loadWork(id), ...changes };
+  try {
+    localStorage.setItem(PREFIX + id, JSON.stringify(record));
+  } catch {
+    return false; // private mode or a full quota: the work lives only until the page closes
+  }
+  announce(id);
+  return true;
+}
+
+/**
+ * Put the code of `id` back to `stub` (the reader asked). A piece that passed stays their piece,
+ * so later exercises keep building on it; otherwise the record goes.
+ */
+export function resetCode(id, stub) {
+  const record = loadWork(id);
+  try {
+    if (record?.passed) localStorage.setItem(PREFIX + id, JSON.stringify({ ...record, code: stub, stub }));
+    else localStorage.removeItem(PREFIX + id);
+  } catch {
+    return;
+  }
+  announce(id);
+}
+
+/** {id: record} of every exercise the reader has touched. */
+export function allWork() {
+  const work = {};
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key?.startsWith(PREFIX)) {
+        const record = loadWork(key.slice(PREFIX.length));
+        if (record) work[key.slice(PREFIX.length)] = record;
+      }
+    }
+  } catch {
+    // storage disabled: no work kept
+  }
+  return work;
+}
+
+/** {id: passing code} of the pieces in `ids` the reader has passed: the `earlier` of a check. */
+export function passedPieces(ids) {
+  const pieces = {};
+  for (const id of ids) {
+    const passed = loadWork(id)?.passed;
+    if (passed) pieces[id] = passed;
+  }
+  return pieces;
+}
+
+function validRecord(record) {
+  if (typeof record?.code !== "string" || typeof record?.stub !== "string") return null;
+  return {
+    code: record.code,
+    stub: record.stub,
+    checked: Boolean(record.checked),
+    passed: typeof record.passed === "string" ? record.passed : null,
+  };
+}
+
+function announce(id) {
+  window.dispatchEvent(new CustomEvent(WORK_CHANGED, { detail: { id } }));
+}

@@ -1,0 +1,55 @@
+// Progress shown outside the exercises: a chapter's own line, and the reader's whole engine.
+//
+// Both read the records of exercise-work.js only, so they can never disagree with what the
+// exercises show; they are redrawn whenever that work changes (in this tab or another one).
+
+import { allWork, progressOf } from "./exercise-work.js";
+
+/** "k of n passed" over the exercises `ids`, from the reader's records. */
+export function passedCount(ids, work = allWork()) {
+  return ids.filter((id) => progressOf(work[id]) === "passed").length;
+}
+
+/**
+ * The line under a chapter's title: its exercises and how far the reader got.
+ * Returns {update(), element}; the element is placed after the page's <h1>.
+ */
+export function chapterProgress(root, ids) {
+  const line = document.createElement("p");
+  line.className = "sg-chapter-progress";
+  line.setAttribute("role", "status");
+  (root.querySelector(".md-content h1") ?? root.querySelector("h1"))?.after(line);
+  const update = () => {
+    const work = allWork();
+    const passed = passedCount(ids, work);
+    const tried = ids.filter((id) => progressOf(work[id]) === "tried").length;
+    const what = ids.length === 1 ? "1 exercise" : `${ids.length} exercises`;
+    let text = `Your turn in this chapter: ${what}, ${passed} passed`;
+    if (tried) text += `, ${tried} tried`;
+    line.textContent = `${text}.`;
+    line.dataset.sgPassed = String(passed);
+  };
+  update();
+  return { element: line, update };
+}
+
+/** The home page's "your engine: k of N pieces", each piece with its state. */
+export function engineProgress(container) {
+  const items = [...container.querySelectorAll("[data-sg-piece]")];
+  const ids = items.map((item) => item.dataset.sgPiece);
+  const summary = container.querySelector(".sg-engine__summary > strong");
+  const update = () => {
+    const work = allWork();
+    const passed = passedCount(ids, work);
+    summary.textContent = `${passed} of ${ids.length}`;
+    container.dataset.sgPassed = String(passed);
+    for (const item of items) {
+      const progress = progressOf(work[item.dataset.sgPiece]);
+      const label = item.querySelector(".sg-progress");
+      label.textContent = progress;
+      label.dataset.progress = progress.replace(" ", "-");
+    }
+  };
+  update();
+  return { element: container, update };
+}

@@ -1,0 +1,78 @@
+// Export the reader's work as one .py file, and import such a file back.
+//
+// The file's format has one owner, scratchgrad.exercises (export / parse in workfile.py): this
+// module asks Python for it through the runtime's ordinary run(), in a namespace of its own,
+// and reads the JSON that Python prints. Importing also runs every imported piece's checks
+// (check_all), so the progress comes back with the code.
+
+import { allWork, saveWork } from "./exercise-work.js";
+
+export const FILE_NAME = "my_scratchgrad_engine.py";
+const NAMESPACE = "__scratchgrad_work_file__";
+
+/** The reader's code of every exercise they touched, as one .py text. */
+export async function exportWork(runtime) {
+  const pieces = Object.fromEntries(Object.entries(allWork()).map(([id, record]) => [id, record.code]));
+  return pythonCall(
+    runtime,
+    `print(json.dumps({"text": exercises.export(json.loads(${pythonString(JSON.stringify(pieces))}))}))`,
+  ).then((answer) => answer.text);
+}
+
+/**
+ * Read an exported file back: every piece's code goes into its exercise (replacing what was
+ * there) and is checked, so passed pieces count again. Resolves with {imported, passed}.
+ */
+export async function importWork(runtime, text) {
+  const answer = await pythonCall(
+    runtime,
+    `pieces = exercises.parse(${pythonString(text)})
+reports = exercises.check_all(pieces)
+print(json.dumps({"pieces": pieces, "passed": [key for key, report in reports.items() if report.passed]}))`,
+  );
+  for (const [id, code] of Object.entries(answer.pieces)) {
+    const passed = answer.passed.includes(id) ? code : null;
+    saveWork(id, { code, stub: "", checked: true, passed });
+  }
+  return { imported: Object.keys(answer.pieces).length, passed: answer.passed.length };
+}
+
+/** Offer `text` to the reader as a download named FILE_NAME. */
+export function download(text) {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/x-python" }));
+  const link = Object.assign(document.createElement("a"), { href: url, download: FILE_NAME });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** Run `body` with `json` and `exercises` imported; resolve with the JSON it printed, or throw its error. */
+async function pythonCall(runtime, body) {
+  let printed = "";
+  const code = `import json
+import scratchgrad.exercises as exercises
+try:
+${body.replace(/^/gm, "    ")}
+except exercises.WorkFileError as error:
+    print(json.dumps({"error": str(error)}))
+`;
+  const result = await runtime.run(code, {
+    namespace: NAMESPACE,
+    filename: "<work file>",
+    onOutput: (stream, text) => {
+      if (stream === "stdout") printed += text;
+    },
+  });
+  if (result.outcome !== "ok") {
+    throw new Error(result.message ?? result.traceback?.trimEnd().split("\n").at(-1) ?? result.outcome);
+  }
+  const answer = JSON.parse(printed);
+  if (answer.error) throw new Error(answer.error);
+  return answer;
+}
+
+/** A JSON string literal is also a Python string literal: the text reaches Python unchanged. */
+function pythonString(text) {
+  return JSON.stringify(text);
+}
