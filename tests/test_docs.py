@@ -201,9 +201,11 @@ def test_reader_code_lives_only_in_exercise_blocks_filled_from_the_package(page:
     from scratchgrad.exercises import describe
 
     known = {exercise["id"] for exercise in describe()}
-    for lang, _options, body in fenced_blocks((DOCS / page).read_text()):
-        if lang == "exercise":
-            assert body.strip() in known, f"{page}: an ```exercise fence holds one exercise id, not:\n{body}"
+    for fence in page_fences(page):
+        if fence.language == "exercise":
+            assert fence.body.strip() in known, (
+                f"{page}: an ```exercise fence holds one exercise id, not:\n{fence.body}"
+            )
 
 
 def test_the_paste_detector_catches_a_pasted_engine() -> None:

@@ -24,7 +24,12 @@ export class ExercisePage {
     this.blocks = elements.map((element) => new ExerciseBlock(element, { runtime }));
     if (this.blocks.length) {
       runtime.start().catch(() => {}); // a check reports it if Python cannot start
-      this.#views.push(chapterProgress(root, this.blocks.map((block) => block.id)));
+      this.#views.push(
+        chapterProgress(
+          root,
+          this.blocks.map((block) => block.id),
+        ),
+      );
     }
     if (engine) {
       this.#views.push(engineProgress(engine));
