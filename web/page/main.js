@@ -11,6 +11,7 @@ import { PlaygroundPage } from "../playground/playgrounds.js";
 import { PythonRuntime } from "../runtime/python-runtime.js";
 import { pythonFiles } from "../runtime/site-files.js";
 import { PageController } from "./page-controller.js";
+import { keepAccessible } from "./page-accessibility.js";
 
 const here = import.meta.url;
 const pyodideFiles = pythonFiles(here);
@@ -19,14 +20,17 @@ const graphs = new GraphRenderer(new URL("graph-worker.js", here).href);
 const playgroundWorker = { ...pyodideFiles, workerURL: new URL("playground-worker.js", here).href };
 let page = null;
 let playgrounds = null;
+let stopAccessibility = null;
 
 function showPage() {
   page?.dispose();
   playgrounds?.dispose();
+  stopAccessibility?.();
   // Python starts (or the early launch is adopted) first: making editors takes a while on a long page.
   if (document.querySelector(".sg-runnable")) runtime.start().catch(() => {}); // the status line reports it
   page = PageController.enhance(document, { runtime, graphs });
   playgrounds = PlaygroundPage.enhance(document, { worker: playgroundWorker, runtime });
+  stopAccessibility = keepAccessible(document.querySelector(".md-content") ?? document.body);
 }
 
 // A handle for tests, benchmarks and curious readers in the browser console.
