@@ -258,6 +258,7 @@ export class PlaygroundPanel {
     this.#buttons.step.disabled = state !== "paused";
     this.#buttons.reset.disabled = !["paused", "playing", "diverged"].includes(state);
     if (this.#form) this.#form.disabled = !ready;
+    if (state !== "playing") this.#stats.rate.textContent = ""; // a rate is only true while training
     this.#status.textContent = message || STATE_TEXT[state] || "";
     this.#status.dataset.state = state;
   }
@@ -286,6 +287,8 @@ export class PlaygroundPanel {
     add("step", "Step", "Take exactly one training step", () => this.step());
     add("reset", "Reset", "Back to the untrained network (same settings and seed)", () => this.reset());
     const stats = element("div", "sg-pg-stats");
+    stats.setAttribute("role", "group");
+    stats.setAttribute("aria-label", "Training numbers");
     for (const name of ["steps", "loss", "accuracy", "rate"]) {
       this.#stats[name] = element("span", `sg-pg-stat sg-pg-stat--${name}`);
       stats.append(this.#stats[name]);
