@@ -4,8 +4,11 @@
 // paint them with Material's own code-highlighting variables: the editor looks like the
 // site's code blocks in light and dark mode without a theme of its own.
 //
-// Keyboard: Ctrl/Cmd+Enter runs the block; Tab indents, and (CodeMirror's accessible
-// convention) Escape then Tab moves focus out of the editor.
+// Keyboard, the pattern CodeMirror documents for Tab (codemirror.net/examples/tab): an editor
+// must never trap focus. A reader who arrives with Tab passes through with Tab (tab-focus mode,
+// until they press another key); once they type or click in it, Tab indents, and Escape then
+// Tab (or Ctrl+M, which toggles the mode) moves on. The editor's accessible description says
+// so. Ctrl/Cmd+Enter runs the block.
 
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
@@ -13,6 +16,41 @@ import { bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from "
 import { EditorState } from "@codemirror/state";
 import { EditorView, drawSelection, keymap } from "@codemirror/view";
 import { classHighlighter } from "@lezer/highlight";
+
+const KEYBOARD_HELP =
+  "Ctrl+Enter runs the code. Tab moves on until you type in the editor; after that Tab indents: " +
+  "press Escape then Tab to leave the editor, or Ctrl+M to switch Tab between indenting and moving on.";
+const DESCRIPTION_ID = "sg-editor-keyboard-help";
+/** How long Tab keeps moving focus when it arrived by keyboard: until another key, in practice. */
+const PASS_THROUGH_MS = 24 * 60 * 60 * 1000;
+
+/** The one hidden element of the page that describes every editor's keys (aria-describedby). */
+function keyboardHelp(document) {
+  let help = document.getElementById(DESCRIPTION_ID);
+  if (!help) {
+    help = document.createElement("p");
+    help.id = DESCRIPTION_ID;
+    help.hidden = true; // aria-describedby reads hidden text; it needs no place on the screen
+    help.textContent = KEYBOARD_HELP;
+    (document.querySelector(".md-content") ?? document.body).append(help);
+  }
+  return help.id;
+}
+
+/** Tab moves focus when it brought the reader in; a click means the reader came to edit. */
+function noKeyboardTrap() {
+  let pointing = false;
+  return EditorView.domEventHandlers({
+    pointerdown(_event, view) {
+      pointing = true;
+      view.setTabFocusMode(0); // ends a pass-through, keeps a mode the reader set with Ctrl+M
+    },
+    focus(_event, view) {
+      if (!pointing) view.setTabFocusMode(PASS_THROUGH_MS);
+      pointing = false;
+    },
+  });
+}
 
 /**
  * Create an editor holding `code` inside `parent`.
@@ -38,10 +76,15 @@ export function createEditor(parent, code, { label, onRun, onChange }) {
           ...historyKeymap,
           indentWithTab,
         ]),
+        noKeyboardTrap(),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange(update.state.doc.toString());
         }),
-        EditorView.contentAttributes.of({ "aria-label": label }),
+        EditorView.contentAttributes.of({
+          "aria-label": label,
+          tabindex: "0", // focusable already (contenteditable); said outright, checkers see it too
+          "aria-describedby": keyboardHelp(parent.ownerDocument),
+        }),
       ],
     }),
   });
