@@ -13,7 +13,7 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import { bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
-import { EditorState } from "@codemirror/state";
+import { Compartment, EditorState } from "@codemirror/state";
 import { EditorView, drawSelection, keymap } from "@codemirror/view";
 import { classHighlighter } from "@lezer/highlight";
 
@@ -21,6 +21,8 @@ const KEYBOARD_HELP =
   "Ctrl+Enter runs the code. Tab moves on until you type in the editor; after that Tab indents: " +
   "press Escape then Tab to leave the editor, or Ctrl+M to switch Tab between indenting and moving on.";
 const DESCRIPTION_ID = "sg-editor-keyboard-help";
+/** Where Material's layout turns to phone width: there long lines wrap instead of running off. */
+const NARROW = "(max-width: 44.984375em)";
 /** How long Tab keeps moving focus when it arrived by keyboard: until another key, in practice. */
 const PASS_THROUGH_MS = 24 * 60 * 60 * 1000;
 
@@ -52,12 +54,24 @@ function noKeyboardTrap() {
   });
 }
 
+/** Wrap long lines while the screen is narrow (lines cut off at the edge hide code on a phone). */
+function wrapWhenNarrow(view, wrapping) {
+  const narrow = matchMedia(NARROW);
+  const follow = () => {
+    if (!view.dom.isConnected) return narrow.removeEventListener("change", follow); // the page is gone
+    view.dispatch({ effects: wrapping.reconfigure(narrow.matches ? EditorView.lineWrapping : []) });
+  };
+  narrow.addEventListener("change", follow);
+  return narrow.matches ? EditorView.lineWrapping : [];
+}
+
 /**
  * Create an editor holding `code` inside `parent`.
  * onRun() is called for Ctrl/Cmd+Enter; onChange(code) after every edit.
  * Returns {view, getCode(), setCode(code), focus()}.
  */
 export function createEditor(parent, code, { label, onRun, onChange }) {
+  const wrapping = new Compartment();
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -77,6 +91,7 @@ export function createEditor(parent, code, { label, onRun, onChange }) {
           indentWithTab,
         ]),
         noKeyboardTrap(),
+        wrapping.of([]),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange(update.state.doc.toString());
         }),
@@ -88,6 +103,7 @@ export function createEditor(parent, code, { label, onRun, onChange }) {
       ],
     }),
   });
+  view.dispatch({ effects: wrapping.reconfigure(wrapWhenNarrow(view, wrapping)) });
   return {
     view,
     getCode: () => view.state.doc.toString(),

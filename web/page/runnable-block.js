@@ -31,6 +31,15 @@ const OUTCOME_NOTES = {
   cancelled: ["Not run: stopped before its turn.", "info"],
 };
 
+/** A drawn graph as an image whose name lists its boxes, as the build's drawings are named. */
+function withTextAlternative(svg) {
+  const nodes = svg.querySelectorAll("g.node").length;
+  const texts = [...new Set([...svg.querySelectorAll("text")].map((text) => text.textContent.trim()))];
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `Computation graph, ${nodes} nodes: ${texts.filter(Boolean).join("; ")}`);
+  return svg;
+}
+
 export class RunnableBlock {
   /**
    * @param {HTMLElement} element the div.sg-runnable
@@ -176,7 +185,7 @@ export class RunnableBlock {
   #draw(dot, label) {
     const figure = this.#output.figure("graph", label);
     const drawing = this.#graphs.render(dot, this.#drawingScale).then(
-      (svg) => figure.replaceChildren(svg),
+      (svg) => figure.replaceChildren(withTextAlternative(svg)),
       (error) => {
         figure.textContent = error.message;
         figure.classList.add("sg-figure--failed");
