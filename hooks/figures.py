@@ -9,6 +9,7 @@ call; they return a matplotlib Figure, which `figure_svg` turns into inline SVG.
 from __future__ import annotations
 
 import hashlib
+import html
 import io
 import math
 import re
@@ -62,7 +63,8 @@ def graph_svg(dot: str, where: str) -> str:
         raise PluginError(f"{where}: Graphviz could not draw the graph: {error.stderr.strip()}") from error
     # Graphviz paints a white page behind the graph; the site's background shows through instead.
     svg = _PAGE_BACKGROUND.sub('<polygon fill="none"', drawn.stdout, count=1)
-    return _unique_ids(_scaled(_XML_PROLOG.sub("", svg, count=1), GRAPH_SCALE), where)
+    svg = _unique_ids(_scaled(_XML_PROLOG.sub("", svg, count=1), GRAPH_SCALE), where)
+    return with_text_alternative(svg, graph_description(svg))
 
 
 def _scaled(svg: str, factor: float) -> str:
@@ -81,7 +83,32 @@ def figure_svg(figure: object, salt: str) -> str:
     buffer = io.StringIO()
     with matplotlib.rc_context({"svg.hashsalt": salt, **STYLE}):
         figure.savefig(buffer, format="svg", bbox_inches="tight", transparent=True, metadata={"Date": None})
-    return _unique_ids(_XML_PROLOG.sub("", buffer.getvalue(), count=1), salt)
+    svg = _unique_ids(_XML_PROLOG.sub("", buffer.getvalue(), count=1), salt)
+    return with_text_alternative(svg, plot_description(figure))
+
+
+def graph_description(svg: str) -> str:
+    """What a drawn computation graph shows, in words: its node count and the labels in its boxes."""
+    nodes = len(re.findall(r'<g id="[^"]*node\d+" class="node"', svg))
+    texts = list(
+        dict.fromkeys(html.unescape(t).strip() for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+    )
+    return f"Computation graph, {nodes} nodes: " + "; ".join(t for t in texts if t)
+
+
+def plot_description(figure: Figure) -> str:
+    """What a plot shows, in words: each axes' title and the quantities on its axes."""
+    parts = []
+    for axes in figure.axes:
+        title, x, y = axes.get_title(), axes.get_xlabel(), axes.get_ylabel()
+        parts.append(", ".join(part for part in (title, f"{y} against {x}" if x and y else y or x) if part))
+    return "Plot: " + "; ".join(part for part in parts if part)
+
+
+def with_text_alternative(svg: str, description: str) -> str:
+    """The SVG as an image with `description` as its accessible name (role="img", aria-label)."""
+    label = html.escape(description, quote=True)
+    return re.sub(r"<svg\b", f'<svg role="img" aria-label="{label}"', svg, count=1)
 
 
 def _unique_ids(svg: str, key: str) -> str:

@@ -4,7 +4,9 @@
 ``<span class="arithmatex">\\(...\\)</span>`` or ``<div class="arithmatex">\\[...\\]</div>``.
 This hook sends a page's formulas to KaTeX (``node hooks/katex_render.js``, one process per page)
 and writes the HTML it returns in their place; only KaTeX's stylesheet and fonts reach the reader.
-A formula KaTeX cannot parse fails the build and is named in the error.
+A formula KaTeX cannot parse fails the build and is named in the error. In the table of
+contents (plain text, in the side bar) a heading's formula is written as its bare TeX, without the
+``\\(...\\)`` delimiters: "How small should h be?".
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ _FORMULA = re.compile(
     r'<(?P<tag>span|div) class="arithmatex">(?P<open>\\\(|\\\[)(?P<tex>.*?)(?:\\\)|\\\])</(?P=tag)>',
     re.DOTALL,
 )
+_TOC_FORMULA = re.compile(r"\\\((.*?)\\\)")
 _cache: dict[tuple[str, bool], str] = {}
 
 
@@ -45,6 +48,7 @@ def on_files(files, config):
 
 
 def on_page_content(html_text, page, config, files):
+    _plain_toc_titles(page.toc)
     matches = list(_FORMULA.finditer(html_text))
     if not matches:
         return html_text
@@ -78,3 +82,9 @@ def render(formulas: list[tuple[str, bool]], where: str) -> None:
         if "error" in answer:
             raise PluginError(f"{where}: KaTeX cannot typeset {tex!r}: {answer['error']}")
         _cache[tex, display] = answer["html"]
+
+
+def _plain_toc_titles(items) -> None:
+    for item in items:
+        item.title = _TOC_FORMULA.sub(r"\1", item.title)
+        _plain_toc_titles(item.children)

@@ -32,8 +32,10 @@ def run(code: str, namespace: dict | None = None, **options) -> blocks.Outcome:
 
 
 def test_the_file_name_names_the_page_and_the_block():
-    assert blocks.block_filename("chain-rule", 3) == "<chain-rule block 3>"
-    assert blocks.block_filename("part/index", 0) == blocks.FILENAME_FORMAT.format(page="part/index", index=0)
+    assert blocks.block_filename("chain-rule", 3) == "<chain-rule block 4>"
+    assert blocks.block_filename("part/index", 0) == blocks.FILENAME_FORMAT.format(
+        page="part/index", number=1
+    )
 
 
 def test_blocks_of_a_page_share_their_namespace(capsys):

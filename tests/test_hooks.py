@@ -31,7 +31,7 @@ from scratchgrad.graph import to_dot  # noqa: E402
 
 
 def page(src_uri: str) -> SimpleNamespace:
-    return SimpleNamespace(file=SimpleNamespace(src_uri=src_uri))
+    return SimpleNamespace(file=SimpleNamespace(src_uri=src_uri), toc=[])
 
 
 # -- figures -----------------------------------------------------------------------------------
@@ -264,7 +264,7 @@ def test_a_page_session_is_seeded() -> None:
 def test_a_page_session_names_its_blocks_in_tracebacks() -> None:
     session = runnable.PageSession("chain-rule")
     session.run("x = 1")
-    assert 'File "<chain-rule block 1>", line 1' in session.run("1 / 0").raised.traceback
+    assert 'File "<chain-rule block 2>", line 1' in session.run("1 / 0").raised.traceback
 
 
 def test_an_expected_error_may_be_named_by_a_base_class() -> None:

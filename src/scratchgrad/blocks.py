@@ -7,7 +7,7 @@ both places:
 
 * **the page namespace**: the blocks of one page share a fresh ``{"__name__": "__main__"}``
   namespace, made by `new_namespace`, which seeds the global `random` with `PAGE_SEED`;
-* **the file name** of a block in tracebacks, `block_filename` (``"<chain-rule block 3>"``);
+* **the file name** of a block in tracebacks, `block_filename` (``"<chain-rule block 4>"``);
 * **the outcome** of a run, `Outcome`: the printed text (stdout and stderr in one stream), the
   exception raised, if any, with the names of its class and of every base class (its MRO), and the
   traceback from the reader's own code down; plus the drawings the block asked for;
@@ -62,8 +62,9 @@ own tools set for themselves (mkdocstrings raises it to 2000)."""
 DOT_MIME_TYPE = "text/vnd.graphviz"
 """The kind of a graph drawing request: its data is DOT text."""
 
-FILENAME_FORMAT = "<{page} block {index}>"
-"""The name of a block's code in tracebacks; `page` is the page's path without ``.md``."""
+FILENAME_FORMAT = "<{page} block {number}>"
+"""The name of a block's code in tracebacks; `page` is the page's path without ``.md``, `number`
+counts the page's blocks from 1, as the editor's label does."""
 
 STARTUP_MODULES = frozenset(sys.modules)
 """What was imported when this module was: Python's and Pyodide's own modules, and this package."""
@@ -75,9 +76,9 @@ DisplayFunction = Callable[[str, str, str], None]
 
 
 def block_filename(page: str, index: int) -> str:
-    """The name of block `index` of `page` in tracebacks: ``block_filename("chain-rule", 3)``
-    is ``"<chain-rule block 3>"``."""
-    return FILENAME_FORMAT.format(page=page, index=index)
+    """The name of block `index` (from 0) of `page` in tracebacks, counted from 1 as the reader
+    sees it: ``block_filename("chain-rule", 3)`` is ``"<chain-rule block 4>"``."""
+    return FILENAME_FORMAT.format(page=page, number=index + 1)
 
 
 @dataclass(frozen=True)

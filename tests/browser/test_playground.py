@@ -326,7 +326,7 @@ def test_a_bad_setting_typed_in_gets_its_message_until_it_is_fixed(context, site
     page.press("input[name=lr]", "Enter")
     message = page.locator(".sg-pg-field[data-field=lr] .sg-pg-message")
     message.wait_for()
-    assert message.text_content() == "lr: must be greater than 0, got 0.0"
+    assert message.text_content() == "Learning rate (lr): must be greater than 0, got 0.0"
     assert page.is_disabled(".sg-pg-play")
     assert "lr=0" not in page.url  # bad settings never reach the URL
     page.fill("input[name=lr]", "0.1")

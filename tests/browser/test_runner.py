@@ -201,7 +201,7 @@ def test_traceback_shows_the_readers_code_only(page):
     result = run_code(page, "def f(n):\n    return 1 / n\n\nf(0)\n")
     lines = result["error"].splitlines()
     assert lines[0] == "Traceback (most recent call last):"
-    assert lines[1] == f'  File "<{FIRST_PAGE.removesuffix(".md")} block 0>", line 4, in <module>'
+    assert lines[1] == f'  File "<{FIRST_PAGE.removesuffix(".md")} block 1>", line 4, in <module>'
     assert lines[-1] == "ZeroDivisionError: division by zero"
     assert "_pyodide" not in result["error"]
     assert "blocks.py" not in result["error"]  # the runner's own frames (scratchgrad/blocks.py) are trimmed

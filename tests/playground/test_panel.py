@@ -31,8 +31,8 @@ def test_a_session_with_bad_settings_reports_them_and_cannot_step():
     answer = strict_json(session.configure("lr=0&hidden=0"))
     assert answer == {
         "problems": {
-            "hidden": "hidden: layer 1 has 0 neurons; every layer needs at least 1",
-            "lr": "lr: must be greater than 0, got 0.0",
+            "hidden": "Hidden layers (hidden): layer 1 has 0 neurons; every layer needs at least 1",
+            "lr": "Learning rate (lr): must be greater than 0, got 0.0",
         }
     }
     with pytest.raises(RuntimeError, match="configure it first"):

@@ -87,7 +87,7 @@ def test_the_program_names_its_settings_in_its_first_line():
 
 
 def test_no_program_is_written_for_bad_settings_or_steps():
-    with pytest.raises(SettingsError, match="lr: must be greater than 0"):
+    with pytest.raises(SettingsError, match=r"Learning rate \(lr\): must be greater than 0"):
         generate_code(Settings(lr=0.0))
     with pytest.raises(ValueError, match="steps to be a whole number ≥ 1, got steps=0"):
         generate_code(Settings(), steps=0)

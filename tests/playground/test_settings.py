@@ -42,34 +42,38 @@ def test_default_settings_are_valid_and_train_the_two_moons():
 @pytest.mark.parametrize(
     ("field", "value", "expected"),
     [
-        ("dataset", "blobs", "dataset: unknown data set 'blobs'; choose one of four_points, xor, moons"),
-        ("noise", -0.1, "noise: must be at least 0, got -0.1"),
-        ("noise", 5.0, "noise: must be at most 1, got 5.0"),
-        ("points", 0, "points: must be at least 4, got 0"),
-        ("points", MAX_POINTS + 1, f"points: must be at most {MAX_POINTS} (more would train too slowly"),
-        ("points", 10.5, "points: must be a whole number, got 10.5"),
-        ("hidden", (8, 0), "hidden: layer 2 has 0 neurons; every layer needs at least 1"),
+        (
+            "dataset",
+            "blobs",
+            "Data set (dataset): unknown data set 'blobs'; choose one of four_points, xor, moons",
+        ),
+        ("noise", -0.1, "Noise: must be at least 0, got -0.1"),
+        ("noise", 5.0, "Noise: must be at most 1, got 5.0"),
+        ("points", 0, "Points: must be at least 4, got 0"),
+        ("points", MAX_POINTS + 1, f"Points: must be at most {MAX_POINTS} (more would train too slowly"),
+        ("points", 10.5, "Points: must be a whole number, got 10.5"),
+        ("hidden", (8, 0), "Hidden layers (hidden): layer 2 has 0 neurons; every layer needs at least 1"),
         (
             "hidden",
             (MAX_NEURONS + 1,),
-            f"hidden: layer 1 has {MAX_NEURONS + 1} neurons; at most {MAX_NEURONS}",
+            f"Hidden layers (hidden): layer 1 has {MAX_NEURONS + 1} neurons; at most {MAX_NEURONS}",
         ),
-        ("hidden", (2,) * (MAX_LAYERS + 1), f"hidden: at most {MAX_LAYERS} hidden layers"),
-        ("activation", "gelu", "activation: unknown activation 'gelu'; choose one of tanh, relu"),
-        ("loss", "l1", "loss: unknown loss 'l1'; choose one of cross_entropy, hinge, mse"),
-        ("optimizer", "rmsprop", "optimizer: unknown optimizer 'rmsprop'; choose one of sgd, momentum, adam"),
-        ("lr", 0.0, "lr: must be greater than 0, got 0.0"),
-        ("lr", -0.5, "lr: must be greater than 0, got -0.5"),
-        ("lr", 1e6, "lr: must be at most 10 (steps that large only diverge), got 1000000.0"),
-        ("lr", math.nan, "lr: must be a finite number, got nan"),
-        ("lr", math.inf, "lr: must be a finite number, got inf"),
-        ("lr", "fast", "lr: must be a number, got 'fast'"),
-        ("schedule", "cosine", "schedule: unknown schedule 'cosine'; choose one of inverse, linear"),
-        ("decay", 2.0, "decay: must be at most 1, got 2.0"),
-        ("l2", -1e-4, "l2: must be at least 0, got -0.0001"),
-        ("batch_size", 0, "batch_size: must be at least 1, got 0"),
-        ("seed", -1, "seed: must be at least 0, got -1"),
-        ("seed", True, "seed: must be a whole number, got True"),
+        ("hidden", (2,) * (MAX_LAYERS + 1), f"Hidden layers (hidden): at most {MAX_LAYERS} hidden layers"),
+        ("activation", "gelu", "Activation: unknown activation 'gelu'; choose one of tanh, relu"),
+        ("loss", "l1", "Loss: unknown loss 'l1'; choose one of cross_entropy, hinge, mse"),
+        ("optimizer", "rmsprop", "Optimizer: unknown optimizer 'rmsprop'; choose one of sgd, momentum, adam"),
+        ("lr", 0.0, "Learning rate (lr): must be greater than 0, got 0.0"),
+        ("lr", -0.5, "Learning rate (lr): must be greater than 0, got -0.5"),
+        ("lr", 1e6, "Learning rate (lr): must be at most 10 (steps that large only diverge), got 1000000.0"),
+        ("lr", math.nan, "Learning rate (lr): must be a finite number, got nan"),
+        ("lr", math.inf, "Learning rate (lr): must be a finite number, got inf"),
+        ("lr", "fast", "Learning rate (lr): must be a number, got 'fast'"),
+        ("schedule", "cosine", "Schedule: unknown schedule 'cosine'; choose one of inverse, linear"),
+        ("decay", 2.0, "Decay: must be at most 1, got 2.0"),
+        ("l2", -1e-4, "L2: must be at least 0, got -0.0001"),
+        ("batch_size", 0, "Batch size: must be at least 1, got 0"),
+        ("seed", -1, "Seed: must be at least 0, got -1"),
+        ("seed", True, "Seed: must be a whole number, got True"),
     ],
 )
 def test_a_bad_field_gets_one_message_that_names_it(field, value, expected):
@@ -86,11 +90,19 @@ def test_every_bad_field_gets_its_own_message():
 @pytest.mark.parametrize(
     ("changes", "field", "expected"),
     [
-        ({"dataset": "spiral", "loss": "hinge"}, "loss", "loss: the spiral has 3 classes: use cross_entropy"),
-        ({"dataset": "spiral", "loss": "mse"}, "loss", "loss: the spiral has 3 classes: use cross_entropy"),
-        ({"optimizer": "adam", "decay": 0.01}, "decay", "decay: Adam sizes its own steps"),
-        ({"points": 50, "batch_size": 60}, "batch_size", "batch_size: 60 is more than the 50 points"),
-        ({"dataset": "xor", "batch_size": 5}, "batch_size", "batch_size: 5 is more than the 4 points"),
+        (
+            {"dataset": "spiral", "points": 99, "loss": "hinge"},
+            "loss",
+            "Loss: the spiral has 3 classes: use cross_entropy",
+        ),
+        (
+            {"dataset": "spiral", "points": 99, "loss": "mse"},
+            "loss",
+            "Loss: the spiral has 3 classes: use cross_entropy",
+        ),
+        ({"optimizer": "adam", "decay": 0.01}, "decay", "Decay: Adam sizes its own steps"),
+        ({"points": 50, "batch_size": 60}, "batch_size", "Batch size: 60 is more than the 50 points"),
+        ({"dataset": "xor", "batch_size": 5}, "batch_size", "Batch size: 5 is more than the 4 points"),
     ],
 )
 def test_settings_that_do_not_fit_together_are_reported_on_the_field_to_change(changes, field, expected):
@@ -99,8 +111,11 @@ def test_settings_that_do_not_fit_together_are_reported_on_the_field_to_change(c
     assert problems[field].startswith(expected), problems[field]
 
 
-def test_the_spiral_uses_whole_arms_of_points():
-    assert Settings(dataset="spiral", points=100).point_count == 99
+def test_the_spiral_draws_exactly_the_points_asked_for_or_says_why_it_cannot():
+    assert Settings(dataset="spiral", points=99).point_count == 99
+    assert Settings(dataset="spiral", points=100).problems() == {
+        "points": "Points: the spiral has 3 arms of equal size: use a multiple of 3, such as 99 or 102"
+    }
     assert Settings(dataset="xor", points=100).point_count == 4
     assert Settings(dataset="moons", points=37).point_count == 37
 
@@ -230,19 +245,19 @@ def test_a_crafted_url_is_rejected_with_one_message_per_bad_setting():
     with pytest.raises(SettingsError) as caught:
         from_query("dataset=blobs&hidden=4,,4&lr=abc&points=1e9&seed=1.5&noise=nan&batch_size=some&loss=mse")
     assert caught.value.problems == {
-        "dataset": f"dataset: unknown data set 'blobs'; choose one of {', '.join(DATASETS)}",
-        "noise": "noise: must be a finite number, got nan",
-        "points": "points: '1e9' is not a whole number",
-        "hidden": "hidden: '' is not a whole number",
-        "lr": "lr: 'abc' is not a number",
-        "batch_size": "batch_size: 'some' is not a whole number",
-        "seed": "seed: '1.5' is not a whole number",
+        "dataset": f"Data set (dataset): unknown data set 'blobs'; choose one of {', '.join(DATASETS)}",
+        "noise": "Noise: must be a finite number, got nan",
+        "points": "Points: '1e9' is not a whole number",
+        "hidden": "Hidden layers (hidden): '' is not a whole number",
+        "lr": "Learning rate (lr): 'abc' is not a number",
+        "batch_size": "Batch size: 'some' is not a whole number",
+        "seed": "Seed: '1.5' is not a whole number",
     }
-    assert "lr: 'abc' is not a number" in str(caught.value)
+    assert "Learning rate (lr): 'abc' is not a number" in str(caught.value)
 
 
 def test_a_setting_given_twice_is_rejected():
-    with pytest.raises(SettingsError, match="lr: given twice in the URL"):
+    with pytest.raises(SettingsError, match=r"Learning rate \(lr\): given twice in the URL"):
         from_query("lr=0.1&lr=5")
 
 

@@ -4,15 +4,66 @@
 // paint them with Material's own code-highlighting variables: the editor looks like the
 // site's code blocks in light and dark mode without a theme of its own.
 //
-// Keyboard: Ctrl/Cmd+Enter runs the block; Tab indents, and (CodeMirror's accessible
-// convention) Escape then Tab moves focus out of the editor.
+// Keyboard, the pattern CodeMirror documents for Tab (codemirror.net/examples/tab): an editor
+// must never trap focus. A reader who arrives with Tab passes through with Tab (tab-focus mode,
+// until they press another key); once they type or click in it, Tab indents, and Escape then
+// Tab (or Ctrl+M, which toggles the mode) moves on. The editor's accessible description says
+// so. Ctrl/Cmd+Enter runs the block.
 
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import { bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
-import { EditorState } from "@codemirror/state";
+import { Compartment, EditorState } from "@codemirror/state";
 import { EditorView, drawSelection, keymap } from "@codemirror/view";
 import { classHighlighter } from "@lezer/highlight";
+
+const KEYBOARD_HELP =
+  "Ctrl+Enter runs the code. Tab moves on until you type in the editor; after that Tab indents: " +
+  "press Escape then Tab to leave the editor, or Ctrl+M to switch Tab between indenting and moving on.";
+const DESCRIPTION_ID = "sg-editor-keyboard-help";
+/** Where Material's layout turns to phone width: there long lines wrap instead of running off. */
+const NARROW = "(max-width: 44.984375em)";
+/** How long Tab keeps moving focus when it arrived by keyboard: until another key, in practice. */
+const PASS_THROUGH_MS = 24 * 60 * 60 * 1000;
+
+/** The one hidden element of the page that describes every editor's keys (aria-describedby). */
+function keyboardHelp(document) {
+  let help = document.getElementById(DESCRIPTION_ID);
+  if (!help) {
+    help = document.createElement("p");
+    help.id = DESCRIPTION_ID;
+    help.hidden = true; // aria-describedby reads hidden text; it needs no place on the screen
+    help.textContent = KEYBOARD_HELP;
+    (document.querySelector(".md-content") ?? document.body).append(help);
+  }
+  return help.id;
+}
+
+/** Tab moves focus when it brought the reader in; a click means the reader came to edit. */
+function noKeyboardTrap() {
+  let pointing = false;
+  return EditorView.domEventHandlers({
+    pointerdown(_event, view) {
+      pointing = true;
+      view.setTabFocusMode(0); // ends a pass-through, keeps a mode the reader set with Ctrl+M
+    },
+    focus(_event, view) {
+      if (!pointing) view.setTabFocusMode(PASS_THROUGH_MS);
+      pointing = false;
+    },
+  });
+}
+
+/** Wrap long lines while the screen is narrow (lines cut off at the edge hide code on a phone). */
+function wrapWhenNarrow(view, wrapping) {
+  const narrow = matchMedia(NARROW);
+  const follow = () => {
+    if (!view.dom.isConnected) return narrow.removeEventListener("change", follow); // the page is gone
+    view.dispatch({ effects: wrapping.reconfigure(narrow.matches ? EditorView.lineWrapping : []) });
+  };
+  narrow.addEventListener("change", follow);
+  return narrow.matches ? EditorView.lineWrapping : [];
+}
 
 /**
  * Create an editor holding `code` inside `parent`.
@@ -20,6 +71,7 @@ import { classHighlighter } from "@lezer/highlight";
  * Returns {view, getCode(), setCode(code), focus()}.
  */
 export function createEditor(parent, code, { label, onRun, onChange }) {
+  const wrapping = new Compartment();
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -38,13 +90,20 @@ export function createEditor(parent, code, { label, onRun, onChange }) {
           ...historyKeymap,
           indentWithTab,
         ]),
+        noKeyboardTrap(),
+        wrapping.of([]),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange(update.state.doc.toString());
         }),
-        EditorView.contentAttributes.of({ "aria-label": label }),
+        EditorView.contentAttributes.of({
+          "aria-label": label,
+          tabindex: "0", // focusable already (contenteditable); said outright, checkers see it too
+          "aria-describedby": keyboardHelp(parent.ownerDocument),
+        }),
       ],
     }),
   });
+  view.dispatch({ effects: wrapping.reconfigure(wrapWhenNarrow(view, wrapping)) });
   return {
     view,
     getCode: () => view.state.doc.toString(),

@@ -2,12 +2,24 @@
 //
 // Each record holds the edited code and the original it was made from: if the page's
 // block changes in a new version of the site, the reader's code still comes back (nothing
-// typed is lost) and the block can say that the original changed.
+// typed is lost) and the block can say that the original changed. Spaces at the end of a
+// line or of the code mean nothing to Python or to the reader: code that differs from the
+// original only there is not an edit, and is neither kept nor marked "edited".
 
 const PREFIX = "scratchgrad:edit:";
 
 function keyFor(page, block) {
   return `${PREFIX}${page}#${block}`;
+}
+
+/** The code without what nobody means: spaces at line ends, blank lines at the end. */
+function meaningful(code) {
+  return code.replace(/[ \t]+$/gm, "").replace(/\n+$/, "");
+}
+
+/** True when `code` says what `original` says (it differs at most in trailing whitespace). */
+export function isUnedited(code, original) {
+  return meaningful(code) === meaningful(original);
 }
 
 /** The reader's saved edit of this block: {code, original} or null. */
@@ -20,10 +32,10 @@ export function loadEdit(page, block) {
   }
 }
 
-/** Remember `code`; forget the record when it equals the original again. */
+/** Remember `code`; forget the record when it says what the original says again. */
 export function saveEdit(page, block, code, original) {
   try {
-    if (code === original) localStorage.removeItem(keyFor(page, block));
+    if (isUnedited(code, original)) localStorage.removeItem(keyFor(page, block));
     else localStorage.setItem(keyFor(page, block), JSON.stringify({ code, original }));
     return true;
   } catch {

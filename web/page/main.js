@@ -12,6 +12,7 @@ import { PythonRuntime } from "../runtime/python-runtime.js";
 import { pythonFiles } from "../runtime/site-files.js";
 import { ExercisePage } from "./exercise-page.js";
 import { PageController } from "./page-controller.js";
+import { keepAccessible } from "./page-accessibility.js";
 
 const here = import.meta.url;
 const pyodideFiles = pythonFiles(here);
@@ -21,16 +22,19 @@ const playgroundWorker = { ...pyodideFiles, workerURL: new URL("playground-worke
 let page = null;
 let playgrounds = null;
 let exercises = null;
+let stopAccessibility = null;
 
 function showPage() {
   page?.dispose();
   playgrounds?.dispose();
   exercises?.dispose();
+  stopAccessibility?.();
   // Python starts (or the early launch is adopted) first: making editors takes a while on a long page.
   if (document.querySelector(".sg-runnable")) runtime.start().catch(() => {}); // the status line reports it
   page = PageController.enhance(document, { runtime, graphs });
   playgrounds = PlaygroundPage.enhance(document, { worker: playgroundWorker, runtime });
   exercises = ExercisePage.enhance(document, { runtime });
+  stopAccessibility = keepAccessible(document.querySelector(".md-content") ?? document.body);
 }
 
 // A handle for tests, benchmarks and curious readers in the browser console.

@@ -97,6 +97,23 @@ export class OutputView {
     return figure;
   }
 
+  /**
+   * Mark (or unmark) the build's output as belonging to the page's original code: true once
+   * the reader's version differs from it, until a run replaces that output.
+   */
+  markFromOriginal(marked, message) {
+    const fromBuild = this.#result.dataset.sgOrigin === "build";
+    const shown = this.#result.querySelector(":scope > .sg-note--original");
+    const hasOutput = this.#result.querySelector(":scope > :not(.sg-note)") !== null;
+    this.#result.classList.toggle("sg-result--from-original", marked && fromBuild && hasOutput);
+    if (marked && fromBuild && hasOutput && !shown) {
+      const note = this.note(message);
+      note.classList.add("sg-note--original");
+      this.#result.prepend(note);
+    }
+    if (!(marked && fromBuild) && shown) shown.remove();
+  }
+
   /** A message from the runner itself (stopped, restarted, failed to load), outside the output. */
   note(message, kind = "info") {
     const note = document.createElement("p");

@@ -9,6 +9,7 @@
 // - Blocks marked browser="no" (they need a package Pyodide lacks, e.g. PyTorch) never run
 //   here; the page promises later blocks do not depend on them, so they are simply skipped.
 
+import { definesName } from "./definitions.js";
 import { RunnableBlock } from "./runnable-block.js";
 import { STATUS } from "../runtime/python-runtime.js";
 
@@ -40,6 +41,7 @@ export class PageController {
       graphs,
       onRun: (block) => this.run(block),
       onRunFromTop: (block) => this.runFromTop(block),
+      definedAbove: (block, name) => this.#definedAbove(block, name),
     };
     this.#blocks = elements.map((element) => new RunnableBlock(element, services));
     this.#statusLine = this.#pageBar(elements[0]);
@@ -76,6 +78,14 @@ export class PageController {
     this.#disposed = true;
     for (const [type, listener] of this.#listeners) this.#runtime.removeEventListener(type, listener);
     if (this.#blocks.some((block) => block.element.dataset.sgState !== "idle")) this.#runtime.stop();
+  }
+
+  /** The nearest block above `block` that the browser runs and whose code defines `name`. */
+  #definedAbove(block, name) {
+    return this.#blocks
+      .slice(0, block.index)
+      .reverse()
+      .find((each) => each.runsInBrowser && definesName(each.code, name));
   }
 
   async #runCounted(block) {

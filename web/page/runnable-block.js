@@ -6,7 +6,7 @@
 
 import { drawingScale } from "../graph/graph-renderer.js";
 import { createEditor } from "./editor.js";
-import { loadEdit, saveEdit } from "./edits.js";
+import { isUnedited, loadEdit, saveEdit } from "./edits.js";
 import { OutputView } from "./output-view.js";
 
 // What a block is (its file name in tracebacks, the kind of a graph drawing) is defined by the Python
@@ -15,6 +15,12 @@ import { OutputView } from "./output-view.js";
 const BUILD_ONLY_NOTE =
   "This block runs only when the site is built: it needs a package the browser does not have " +
   "(such as PyTorch). Its output above is from the build.";
+
+const ORIGINAL_OUTPUT_NOTE =
+  "The output below is from the site's build, of the page's original code, not your version: " +
+  "run the block to see what yours prints.";
+const MISSING_NAME = /^NameError: name '([A-Za-z_][A-Za-z0-9_]*)' is not defined/;
+const ANNOUNCED_OUTPUT_CHARS = 300;
 
 const OUTCOME_NOTES = {
   stopped: ["Stopped. Everything defined before the stop is still there.", "info"],
@@ -26,12 +32,21 @@ const OUTCOME_NOTES = {
   cancelled: ["Not run: stopped before its turn.", "info"],
 };
 
+/** A drawn graph as an image whose name lists its boxes, as the build's drawings are named. */
+function withTextAlternative(svg) {
+  const nodes = svg.querySelectorAll("g.node").length;
+  const texts = [...new Set([...svg.querySelectorAll("text")].map((text) => text.textContent.trim()))];
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `Computation graph, ${nodes} nodes: ${texts.filter(Boolean).join("; ")}`);
+  return svg;
+}
+
 export class RunnableBlock {
   /**
    * @param {HTMLElement} element the div.sg-runnable
    * @param {{runtime, graphs, onRun: Function, onRunFromTop: Function}} services
    */
-  constructor(element, { runtime, graphs, onRun, onRunFromTop }) {
+  constructor(element, { runtime, graphs, onRun, onRunFromTop, definedAbove }) {
     this.element = element;
     this.page = element.dataset.sgPage;
     this.index = Number(element.dataset.sgBlock);
@@ -46,7 +61,10 @@ export class RunnableBlock {
     // Draw at the build's scale: this block's own drawing, or any on the page.
     const buildSvg = result.querySelector(":scope > .sg-graph > svg") ?? document.querySelector(".sg-graph > svg");
     this.#drawingScale = drawingScale(buildSvg);
-    this.filename = BLOCK_FILENAME_FORMAT.replace("{page}", this.page).replace("{index}", String(this.index));
+    // Counted from 1, as the editor's label and the "block N above" hints count.
+    this.filename = BLOCK_FILENAME_FORMAT.replace("{page}", this.page).replace("{number}", String(this.index + 1));
+    this.#onRunFromTop = onRunFromTop;
+    this.#definedAbove = definedAbove;
     this.#runtime = runtime;
     this.#graphs = graphs;
     this.#output = new OutputView(result);
@@ -56,6 +74,9 @@ export class RunnableBlock {
 
   #runtime;
   #graphs;
+  #onRunFromTop;
+  #definedAbove;
+  #announcer = null;
   #output;
   #drawings = [];
   #drawingScale;
@@ -89,6 +110,7 @@ export class RunnableBlock {
     this.#output.flush();
     await Promise.allSettled(this.#drawings); // the run is over when its drawings are on the page
     this.#report(result);
+    this.#announce(result);
     this.#markBuildFigures();
     this.#setState("idle");
     this.element.dataset.sgRuns = String(Number(this.element.dataset.sgRuns ?? 0) + 1);
@@ -107,6 +129,7 @@ export class RunnableBlock {
 
   #report(result) {
     if (result.traceback) this.#output.error(result.traceback);
+    if (result.outcome === "error") this.#hintMissingName(result.traceback);
     if (result.outcome in OUTCOME_NOTES) this.#output.note(...OUTCOME_NOTES[result.outcome]);
     if (result.outcome === "crashed") {
       this.#output.note(
@@ -117,12 +140,47 @@ export class RunnableBlock {
     if (result.outcome === "unavailable") this.#output.note(result.message, "error");
   }
 
+  /** A NameError on a name a block above defines: say which, and offer Run from top right here. */
+  #hintMissingName(traceback) {
+    const name = traceback.trimEnd().split("\n").at(-1).match(MISSING_NAME)?.[1];
+    const definer = name && this.#definedAbove?.(this, name);
+    if (!definer) return;
+    const note = this.#output.note(
+      `${name} is defined by block ${definer.index + 1} above, which has not run since Python started. ` +
+        "Run the blocks above first: ",
+      "warning",
+    );
+    note.classList.add("sg-note--missing-name");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "sg-button sg-button--from-top";
+    button.textContent = "Run from top";
+    button.title = `Run every block of the page from the first down to this one (block ${this.index + 1})`;
+    button.addEventListener("click", () => this.#onRunFromTop(this));
+    note.append(button);
+  }
+
+  /** Tell a screen reader how the run ended (the result area itself is not a live region). */
+  #announce(result) {
+    if (!this.#announcer) return;
+    const what = `Block ${this.index + 1}`;
+    const printed = this.element.querySelector(":scope > .sg-result > .sg-output")?.textContent ?? "";
+    const lastLine = result.traceback?.trimEnd().split("\n").at(-1);
+    let text;
+    if (result.outcome === "ok") text = printed ? `${what} ran. Output: ${printed}` : `${what} ran, printing nothing.`;
+    else if (result.outcome === "error" && this.succeeded(result)) text = `${what} raised, as expected: ${lastLine}`;
+    else if (result.outcome === "error") text = `${what} failed: ${lastLine}`;
+    else text = `${what}: ${OUTCOME_NOTES[result.outcome]?.[0] ?? result.message ?? result.outcome}`;
+    if (text.length > ANNOUNCED_OUTPUT_CHARS) text = `${text.slice(0, ANNOUNCED_OUTPUT_CHARS)}… (more in the output)`;
+    this.#announcer.textContent = text;
+  }
+
   #draw(dot, label) {
     const figure = this.#output.figure("graph", label);
     const drawing = this.#graphs
       .render(dot, this.#drawingScale)
       .then(
-        (svg) => figure.replaceChildren(svg),
+        (svg) => figure.replaceChildren(withTextAlternative(svg)),
         (error) => {
           figure.textContent = error.message;
           figure.classList.add("sg-figure--failed");
@@ -134,7 +192,7 @@ export class RunnableBlock {
 
   /** Plots are drawn at build time only (matplotlib): say so once the code changed. */
   #markBuildFigures() {
-    const changed = this.code !== this.original;
+    const changed = !isUnedited(this.code, this.original);
     for (const plot of this.element.querySelectorAll(":scope > .sg-result > .sg-plot")) {
       plot.classList.toggle("sg-figure--from-build", changed);
       plot.title = changed ? "Drawn when the site was built, from the block's original code" : "";
@@ -194,12 +252,16 @@ export class RunnableBlock {
     const state = document.createElement("span");
     state.className = "sg-block-state";
     state.setAttribute("aria-live", "polite");
-    bar.append(this.#edited, state);
+    this.#announcer = document.createElement("span");
+    this.#announcer.className = "sg-visually-hidden";
+    this.#announcer.setAttribute("role", "status");
+    bar.append(this.#edited, state, this.#announcer);
     return bar;
   }
 
   #showEdited(saved) {
-    const edited = this.code !== this.original;
+    const edited = !isUnedited(this.code, this.original);
+    this.#output.markFromOriginal(edited, ORIGINAL_OUTPUT_NOTE);
     this.#edited.hidden = !edited;
     this.#buttons.reset.disabled = !edited;
     this.element.classList.toggle("sg-runnable--edited", edited);
@@ -232,5 +294,6 @@ export class RunnableBlock {
     if (!busy && focused === this.#buttons.stop) this.#buttons.run.focus();
     const label = this.element.querySelector(".sg-block-state");
     label.textContent = { idle: "", queued: "waiting…", running: "running…" }[state];
+    if (busy) this.#announcer.textContent = "";
   }
 }

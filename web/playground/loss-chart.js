@@ -55,6 +55,20 @@ export class LossChart {
 
     this.#line(context, plot, this.#losses, steps, (v) => v / top, colors.loss, []);
     this.#line(context, plot, this.#accuracies, steps, (v) => v, colors.accuracy, [4, 3]);
+    this.#canvas.setAttribute("aria-label", this.description());
+  }
+
+  /** What the chart shows, in words: its text alternative for a screen reader. */
+  description() {
+    const steps = this.#losses.length;
+    if (!steps) return "Loss and accuracy per step: no step taken yet";
+    const loss = (i) => (Number.isFinite(this.#losses[i]) ? formatLoss(this.#losses[i]) : "not a number");
+    const accuracy = this.#accuracies.at(-1);
+    const percent = Number.isFinite(accuracy) ? `${Math.round(100 * accuracy)}%` : "unknown";
+    return (
+      `Loss and accuracy over ${steps} step${steps === 1 ? "" : "s"}: loss ${loss(0)} at step 1, ` +
+      `${loss(steps - 1)} at step ${steps}; accuracy ${percent} at the last step`
+    );
   }
 
   #line(context, plot, values, steps, scale, color, dash) {

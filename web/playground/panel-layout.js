@@ -23,6 +23,8 @@ export function buildPanelLayout(element, { full, onPlay, onStep, onReset }) {
   buttonGroup.append(...Object.values(buttons));
   const stats = {};
   const statGroup = tag("div", "sg-pg-stats");
+  statGroup.setAttribute("role", "group");
+  statGroup.setAttribute("aria-label", "Training numbers");
   for (const name of ["steps", "loss", "accuracy", "rate"]) {
     stats[name] = tag("span", `sg-pg-stat sg-pg-stat--${name}`);
     statGroup.append(stats[name]);

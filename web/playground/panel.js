@@ -259,6 +259,7 @@ export class PlaygroundPanel {
     step.disabled = !allows(state, "step");
     reset.disabled = !allows(state, "reset");
     if (this.#form) this.#form.disabled = !allows(state, "edit");
+    if (state !== PANEL_STATE.playing) this.#parts.stats.rate.textContent = ""; // a rate is only true while training
     this.#parts.status.textContent = message || stateText(state);
     this.#parts.status.dataset.state = state;
   }

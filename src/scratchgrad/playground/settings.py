@@ -13,8 +13,8 @@ Example:
     ('xor', (4,), 0.5)
     >>> for message in Settings(lr=0.0, hidden=(8, 0)).problems().values():
     ...     print(message)
-    hidden: layer 2 has 0 neurons; every layer needs at least 1
-    lr: must be greater than 0, got 0.0
+    Hidden layers (hidden): layer 2 has 0 neurons; every layer needs at least 1
+    Learning rate (lr): must be greater than 0, got 0.0
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ class Settings:
         dataset: one of `DATASETS`. ``four_points`` (3 inputs) and ``xor`` are fixed
             sets of 4 points: they ignore `noise` and `points`.
         noise: the standard deviation of the noise added to the points.
-        points: how many points to draw (the spiral draws ``points // 3`` per arm).
+        points: how many points to draw (the spiral: a multiple of 3, a third per arm).
         hidden: neurons per hidden layer, e.g. ``(16, 16)``; ``()`` is a linear model.
         activation: the hidden layers' activation (the output layer is linear: raw scores).
         loss: ``cross_entropy`` (binary, or softmax for the 3-class spiral), ``hinge`` or ``mse``.
@@ -106,7 +106,7 @@ class Settings:
 
     @property
     def point_count(self) -> int:
-        """How many points the data set really has (4 for the fixed sets, whole arms for the spiral)."""
+        """How many points the data set has (4 for the fixed sets; whole arms for the spiral)."""
         if self.dataset in ("four_points", "xor"):
             return 4
         if self.dataset == "spiral":
@@ -129,9 +129,9 @@ class Settings:
         for spec in FIELDS:
             message = spec.check(getattr(self, spec.name))
             if message:
-                found[spec.name] = f"{spec.name}: {message}"
+                found[spec.name] = f"{spec.title}: {message}"
         for name, message in self._conflicts().items():
-            found.setdefault(name, f"{name}: {message}")
+            found.setdefault(name, f"{_FIELDS_BY_NAME[name].title}: {message}")
         return found
 
     def _conflicts(self) -> dict[str, str]:
@@ -146,6 +146,17 @@ class Settings:
         batch, count = self.batch_size, self.point_count
         if is_whole_number(batch) and batch > count > 0:
             found["batch_size"] = f"{batch} is more than the {count} points of this data set"
+        points = self.points
+        if (
+            self.dataset == "spiral"
+            and isinstance(points, int)
+            and not isinstance(points, bool)
+            and points % 3
+        ):
+            below, above = points - points % 3, points - points % 3 + 3
+            found["points"] = (
+                f"the spiral has 3 arms of equal size: use a multiple of 3, such as {below} or {above}"
+            )
         return found
 
 
@@ -182,6 +193,12 @@ class Field:
     above_low: bool = False
     why_high: str = ""
     help: str = ""
+
+    @property
+    def title(self) -> str:
+        """How a message names this field: its label, and its URL key when that reads differently."""
+        same = self.label.lower() == self.name.replace("_", " ")
+        return self.label if same else f"{self.label} ({self.name})"
 
     def parse(self, text: str) -> Any:
         """The value written as `text` (as in a URL), or a ValueError saying why it cannot be read."""
@@ -301,7 +318,7 @@ def _from_values(values: Mapping[str, str], base: Settings | None) -> Settings:
         try:
             changes[name] = spec.parse(text)
         except ValueError as error:
-            problems[name] = f"{name}: {error}"
+            problems[name] = f"{spec.title}: {error}"
     settings = replace(base or Settings(), **changes)
     problems = {**settings.problems(), **problems}
     if problems:
@@ -324,7 +341,7 @@ def from_query(query: str, base: Settings | None = None) -> Settings:
     for key, text in parse_qsl(query.removeprefix("?"), keep_blank_values=True):
         if key in _FIELDS_BY_NAME:
             if key in values:
-                twice[key] = f"{key}: given twice in the URL"
+                twice[key] = f"{_FIELDS_BY_NAME[key].title}: given twice in the URL"
             values[key] = text
     if twice:
         raise SettingsError(twice)

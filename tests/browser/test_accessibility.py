@@ -1,0 +1,319 @@
+"""The site as a keyboard, screen-reader or phone user meets it (issue 15), in Chromium.
+
+axe-core (npm, injected into each page) checks every page of the built site in light and dark:
+no serious or critical violation, and no unnamed or duplicate landmark. The other tests walk
+what a reader does: Tab through a page of editors, run a block and hear how it ended, run a
+later block first, come back to an edited block, read a page on a phone.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import sys
+
+import pytest
+from pages import (
+    DOCS,
+    ROOT,
+    block,
+    block_result,
+    editor_text,
+    open_page,
+    page_url,
+    replace_code,
+    run_block,
+    wait_until_ready,
+)
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+WITHOUT_ISOLATION = "window.coi = { shouldRegister: () => false };"
+ALSO_FORBIDDEN = ("region", "landmark-unique")
+EDITOR_PAGE = "automatic-backward.md"
+PHONE = {"width": 390, "height": 844}
+AXE_RUN = """
+async () => {
+  const { violations } = await axe.run(document, { resultTypes: ["violations"] });
+  return violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    nodes: v.nodes
+      .slice(0, 3)
+      .map((n) => `${n.target.join(" ")}: ${(n.any[0] ?? n.all[0] ?? {}).message ?? ""}`),
+  }));
+}
+"""
+
+
+def reference_modules() -> list[str]:
+    """The API reference's module pages (hooks/reference.py makes one per module): ``engine``, ..."""
+    sys.path.insert(0, str(ROOT / "hooks"))
+    import reference
+
+    return [reference.page_path(name)[len("reference/") : -len(".md")] for name in reference.modules()]
+
+
+def site_pages() -> list[str]:
+    """Every page of the site, as its URL path: the docs' Markdown, the notebook, the reference."""
+    pages = {page_url("", path.relative_to(DOCS).as_posix()) for path in DOCS.rglob("*.md")}
+    pages |= {
+        page_url("", path.relative_to(DOCS).as_posix().replace(".ipynb", ".md"))
+        for path in DOCS.rglob("*.ipynb")
+    }
+    pages |= {f"reference/{module}/" for module in reference_modules()}
+    return sorted(pages)
+
+
+def test_every_built_page_is_checked(site_dir):
+    built = {
+        "" if path.parent == site_dir else path.parent.relative_to(site_dir).as_posix() + "/"
+        for path in site_dir.rglob("index.html")
+    }
+    assert built == set(site_pages())
+
+
+@pytest.mark.parametrize("built_page", site_pages())
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_axe_violation(browser, site_url, built_page, scheme, watch):
+    if not AXE.is_file():
+        pytest.fail(f"{AXE} is missing: npm ci")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    context.add_init_script(WITHOUT_ISOLATION)
+    watch.attach(context)
+    try:
+        page = context.new_page()
+        page.goto(site_url + built_page)
+        want = "slate" if scheme == "dark" else "default"
+        page.wait_for_function("s => document.body.dataset.mdColorScheme === s", arg=want)
+        settle(page)
+        page.add_script_tag(path=str(AXE))
+        violations = page.evaluate(AXE_RUN)
+    finally:
+        context.close()
+    bad = [v for v in violations if v["impact"] in ("serious", "critical") or v["id"] in ALSO_FORBIDDEN]
+    assert bad == [], f"{built_page} ({scheme}): " + "\n".join(f"{v['id']}: {v['nodes']}" for v in bad)
+    assert watch.errors == []
+
+
+def settle(page) -> None:
+    """Wait until the page is as a reader sees it: editors made, playground panels loaded."""
+    if page.locator(".sg-runnable[data-sg-code]:not([data-sg-hidden])").count():
+        page.wait_for_selector(".sg-runnable--enhanced")
+    if page.locator(".sg-playground").count():
+        page.wait_for_selector('.sg-playground[data-sg-state="paused"]', timeout=120_000)
+    page.wait_for_timeout(300)  # Material's own late additions (code block buttons)
+
+
+# -- point 1: no keyboard trap ------------------------------------------------------------------
+
+
+def focused(page) -> str:
+    return page.evaluate(
+        """() => {
+          const element = document.activeElement;
+          const block = element?.closest(".sg-runnable");
+          const inEditor = element?.classList.contains("cm-content");
+          return inEditor ? `editor ${block.dataset.sgBlock}` : element?.tagName;
+        }"""
+    )
+
+
+def test_tab_walks_through_every_editor_and_changes_nothing(context, site_url):
+    page = open_page(context, page_url(site_url, EDITOR_PAGE))
+    editors = page.locator(".sg-runnable--enhanced .cm-content").count()
+    originals = [editor_text(page, i) for i in range(page.locator(".sg-runnable").count())]
+    page.locator(".sg-status").click()
+    seen = []
+    for _ in range(70):
+        page.keyboard.press("Tab")
+        seen.append(focused(page))
+    in_editors = [where for where in seen if where.startswith("editor")]
+    assert len(set(in_editors)) == min(editors, len(in_editors)), "Tab stayed in an editor"
+    assert all(a != b for a, b in itertools.pairwise(in_editors)), "Tab stayed in an editor"
+    assert [editor_text(page, i) for i in range(len(originals))] == originals
+    assert page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('scratchgrad:edit:'))") == []
+    assert page.locator(".sg-edited:visible").count() == 0
+
+
+def test_after_typing_tab_indents_and_escape_then_tab_leaves_as_the_description_says(context, site_url):
+    page = open_page(context, page_url(site_url, EDITOR_PAGE))
+    editor = block(page, 0).locator(".cm-content")
+    help_id = editor.get_attribute("aria-describedby")
+    help_text = page.locator(f"#{help_id}").text_content()
+    assert "Escape then Tab" in help_text
+    assert "Ctrl+M" in help_text
+    replace_code(page, 0, "if True:\n")
+    page.keyboard.press("Tab")
+    page.keyboard.type("x = 1")
+    assert editor_text(page, 0) == "if True:\n    x = 1"
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    assert focused(page) == "BUTTON"
+
+
+def test_trailing_spaces_are_not_an_edit(context, site_url):
+    page = open_page(context, page_url(site_url, EDITOR_PAGE))
+    block(page, 0).locator(".cm-content").click()
+    page.keyboard.press("ControlOrMeta+End")
+    page.keyboard.type("   ")
+    assert block(page, 0).locator(".sg-edited").is_hidden()
+    page.reload()
+    wait_until_ready(page)
+    assert page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('scratchgrad:edit:'))") == []
+
+
+# -- point 3: what a screen reader hears ---------------------------------------------------------
+
+
+def announced(page, index: int) -> str:
+    return block(page, index).locator(".sg-toolbar [role=status]").text_content()
+
+
+def test_a_run_and_its_error_are_announced(context, site_url):
+    page = open_page(context, page_url(site_url, EDITOR_PAGE))
+    replace_code(page, 0, "print(6 * 7)\n")
+    run_block(page, 0)
+    assert announced(page, 0) == "Block 1 ran. Output: 42\n"
+    replace_code(page, 0, "1 / 0\n")
+    run_block(page, 0)
+    assert announced(page, 0) == "Block 1 failed: ZeroDivisionError: division by zero"
+
+
+def test_figures_and_graphs_have_text_alternatives(context, site_url):
+    page = open_page(context, page_url(site_url, EDITOR_PAGE))
+    replace_code(page, 0, "from scratchgrad import Value\nshow_graph(Value(2.0, label='a') * 3)\n")
+    run_block(page, 0)
+    names = page.evaluate(
+        """() => [...document.querySelectorAll(".sg-figure > svg, .md-typeset img")].map((e) =>
+             e.tagName === "IMG"
+               ? e.getAttribute("alt") ?? ""
+               : e.getAttribute("role") === "img" ? e.getAttribute("aria-label") ?? "" : "")"""
+    )
+    assert len(names) > 1, names
+    assert all(names), names
+    drawn = block(page, 0).locator(".sg-figure > svg").get_attribute("aria-label")
+    assert drawn.startswith("Computation graph, ")
+    assert "a" in drawn.split(": ", 1)[1].split("; ")
+
+
+# -- point 4: a later block run first -------------------------------------------------------------
+
+
+def test_a_name_an_earlier_block_defines_gets_a_hint_and_run_from_top(context, site_url):
+    page = open_page(context, page_url(site_url, EDITOR_PAGE))
+    replace_code(page, 0, "defined_above = 6 * 7\n")
+    replace_code(page, 1, "print(defined_above)\n")
+    run_block(page, 1)
+    result = block_result(page, 1)
+    assert result["error"].splitlines()[-1] == "NameError: name 'defined_above' is not defined"
+    hint = block(page, 1).locator(".sg-note--missing-name")
+    assert hint.text_content().startswith("defined_above is defined by block 1 above")
+    runs = page.evaluate("document.querySelectorAll('.sg-runnable')[1].dataset.sgRuns")
+    hint.locator("button", has_text="Run from top").click()
+    page.wait_for_function(
+        "n => Number(document.querySelectorAll('.sg-runnable')[1].dataset.sgRuns) > n", arg=int(runs)
+    )
+    assert block_result(page, 1)["printed"] == "42\n"
+
+
+def test_tracebacks_number_blocks_as_the_editor_label_does(context, site_url):
+    page = open_page(context, page_url(site_url, EDITOR_PAGE))
+    replace_code(page, 2, "1 / 0\n")
+    run_block(page, 2)
+    label = block(page, 2).locator(".cm-content").get_attribute("aria-label")
+    assert label.startswith("Python code, block 3 ")
+    assert '"<automatic-backward block 3>", line 1' in block_result(page, 2)["error"]
+
+
+# -- point 5: an edited block after a reload ----------------------------------------------------------
+
+
+def test_after_a_reload_the_build_output_of_an_edited_block_says_it_is_the_originals(context, site_url):
+    page = open_page(context, page_url(site_url, EDITOR_PAGE))
+    index = page.evaluate(
+        """[...document.querySelectorAll('.sg-runnable')].findIndex(
+             (b) => b.querySelector('.sg-result > .sg-output') && b.querySelector('.cm-content'))"""
+    )
+    replace_code(page, index, "print('mine')\n")
+    page.reload()
+    wait_until_ready(page)
+    note = block(page, index).locator(".sg-note--original")
+    assert note.is_visible()
+    assert "original code" in note.text_content()
+    block(page, index).locator(".sg-button--reset").click()
+    assert note.count() == 0
+
+
+# -- point 6: last-bit claims say where they hold --------------------------------------------------------
+
+
+def test_the_last_bit_claim_names_both_runtimes(context, site_url):
+    page = open_page(context, page_url(site_url, "checking-against-pytorch.md"))
+    text = page.locator("article").text_content()
+    claim = next(p for p in re.split(r"\n\s*\n", text) if "last bit" in p)
+    assert "browser" in claim, claim
+    assert "built" in claim, claim
+
+
+# -- point 7: phone -----------------------------------------------------------------------------------------
+
+
+def test_on_a_phone_editors_wrap_and_toolbars_keep_one_row(context, site_url):
+    page = open_page(context, page_url(site_url, EDITOR_PAGE))
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    cut = page.evaluate(
+        """[...document.querySelectorAll('.sg-editor .cm-scroller')]
+             .filter((s) => s.scrollWidth > s.clientWidth + 1).length"""
+    )
+    assert cut == 0, f"{cut} editors cut lines off at phone width"
+    rows = page.evaluate(
+        """() => [...document.querySelectorAll('.sg-toolbar')].map((bar) => new Set(
+             [...bar.querySelectorAll('.sg-button:not([hidden])')]
+               .map((b) => b.getBoundingClientRect().top)).size)"""
+    )
+    assert set(rows) == {1}
+
+
+# -- point 8: the smaller slips ---------------------------------------------------------------------------
+
+
+def test_the_table_of_contents_shows_no_tex(context, site_url):
+    page = context.new_page()
+    page.goto(page_url(site_url, "derivatives.md"))
+    toc = page.locator(".md-nav--secondary").first.text_content()
+    assert "How small should h be?" in toc
+    assert "\\(" not in toc
+
+
+def test_the_reference_shows_powers_and_lists_every_module(context, site_url):
+    page = context.new_page()
+    page.goto(site_url + "reference/engine/")
+    exp = page.locator("#scratchgrad.engine.Value.exp").locator("xpath=..")
+    assert "e**a" in exp.text_content()
+    page.goto(site_url + "reference/")
+    listed = page.locator("article a code").all_text_contents()
+    assert listed == [f"scratchgrad.{module.replace('/', '.')}" for module in reference_modules()]
+
+
+def test_the_notebook_uses_the_sites_code_font(context, site_url):
+    page = context.new_page()
+    page.goto(page_url(site_url, "index.md"))
+    site_font = page.evaluate("getComputedStyle(document.querySelector('.md-typeset pre code')).fontFamily")
+    page.goto(site_url + "notebooks/walkthrough/")
+    notebook_font = page.evaluate("getComputedStyle(document.querySelector('.highlight-ipynb')).fontFamily")
+    assert notebook_font == site_font
+
+
+def test_about_and_home_name_the_configured_repository(context, site_url):
+    mkdocs_yml = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    configured = re.search(r'repo_url: !ENV \[SCRATCHGRAD_REPO_URL, "([^"]+)"\]', mkdocs_yml)
+    assert configured, "mkdocs.yml sets repo_url"
+    url = configured.group(1)
+    for source in ("about.md", "index.md"):
+        page = context.new_page()
+        page.goto(page_url(site_url, source))
+        text = page.locator("article").text_content()
+        assert f"git clone {url}" in text
+        assert "<this repository>" not in text
+        assert page.locator(f'.md-header a.md-source[href="{url}"]').count() == 1
