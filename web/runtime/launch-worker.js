@@ -17,14 +17,14 @@ const EARLY_LAUNCH = Symbol.for("scratchgrad.earlyLaunch");
  * Create the module worker and send it the "start" request.
  * Returns {files, worker, interruptBuffer, launchedAt, started}: `started` resolves with what
  * the worker reports ({pythonVersion, interruptible, startupMs, bootedFrom}) or rejects with the reason.
- * `interruptBuffer` (an Int32Array on a SharedArrayBuffer) exists only when the page is
- * cross-origin isolated: then Stop can interrupt Python instead of restarting it.
+ * `interruptBuffer` (an Int32Array on a SharedArrayBuffer) exists only when the page can share
+ * memory with the worker: then Stop can interrupt Python instead of restarting it.
  */
 export function launchPythonWorker(files) {
   const launch = { files, worker: null, interruptBuffer: null, launchedAt: performance.now(), started: null };
   try {
     requireWebAssembly();
-    launch.interruptBuffer = globalThis.crossOriginIsolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    launch.interruptBuffer = canShareMemory() ? new Int32Array(new SharedArrayBuffer(4)) : null;
     launch.worker = new Worker(files.workerURL, { type: "module" }); // throws on a file:// page
     launch.started = answerToStart(launch.worker, files.workerURL);
     launch.worker.postMessage({
@@ -39,6 +39,15 @@ export function launchPythonWorker(files) {
   }
   launch.started.catch(() => {}); // not a failure of its own: whoever adopts the launch reports it
   return launch;
+}
+
+/**
+ * Whether the page can hand the worker a SharedArrayBuffer. Isolation alone does not say so:
+ * WebKitGTK is crossOriginIsolated yet has no SharedArrayBuffer (and posts no shared memory to a
+ * worker); without isolation, no engine posts one.
+ */
+function canShareMemory() {
+  return typeof SharedArrayBuffer === "function" && globalThis.crossOriginIsolated === true;
 }
 
 function answerToStart(worker, workerURL) {
