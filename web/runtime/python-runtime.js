@@ -16,6 +16,12 @@ import { PYTHON_WORKER, adoptEarlyLaunch, launchPythonWorker } from "./launch-wo
 import { workerFailure } from "./worker-failures.js";
 
 export const STOP_DEADLINE_MS = 800;
+/**
+ * Waits before starting again when the worker that replaces a terminated one fails to start.
+ * WebKit refuses a new worker ("could not run", no reason) for a few seconds after terminating
+ * one that was running WebAssembly, until it has let go of the old one.
+ */
+const RELAUNCH_DELAYS_MS = [1000, 2000, 4000, 8000];
 const SIGINT = 2;
 
 export const STATUS = Object.freeze({
@@ -37,6 +43,7 @@ export class PythonRuntime extends EventTarget {
   #interruptBuffer = null;
   #queue = Promise.resolve();
   #generation = 0; // bumped by stop() and restart(): queued runs of an older generation are dropped
+  #replaced = false; // the next start replaces a terminated worker
   #activeRun = null;
   /** What the worker reported at start-up: {pythonVersion, interruptible, startupMs, bootedFrom}. */
   info = null;
@@ -114,24 +121,39 @@ export class PythonRuntime extends EventTarget {
 
   async #launch() {
     this.#setStatus(STATUS.loading);
-    try {
-      const files = this.#options;
-      const launch = adoptEarlyLaunch(files) ?? launchPythonWorker(files);
-      this.timings = { launchedAt: launch.launchedAt, readyAt: null };
-      this.#worker = launch.worker;
-      this.#interruptBuffer = launch.interruptBuffer;
-      if (this.#worker) {
-        this.#worker.onmessage = ({ data }) => this.#pending.get(data.id)?.(data);
-        this.#worker.onerror = (event) => this.#failAll(workerFailure(PYTHON_WORKER, event, files.workerURL));
+    const retries = this.#replaced ? RELAUNCH_DELAYS_MS : [];
+    this.#replaced = false;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        this.info = await this.#launchOnce();
+        this.timings.readyAt = performance.now();
+        this.#setStatus(STATUS.ready);
+        return;
+      } catch (error) {
+        this.#worker?.terminate();
+        if (attempt < retries.length) {
+          await new Promise((resolve) => setTimeout(resolve, retries[attempt]));
+          continue;
+        }
+        this.#failure = `Python could not start: ${error.message}. Reload the page to try again.`;
+        this.#setStatus(STATUS.failed);
+        throw new Error(this.#failure);
       }
-      this.info = await launch.started;
-      this.timings.readyAt = performance.now();
-      this.#setStatus(STATUS.ready);
-    } catch (error) {
-      this.#failure = `Python could not start: ${error.message}. Reload the page to try again.`;
-      this.#setStatus(STATUS.failed);
-      throw new Error(this.#failure);
     }
+  }
+
+  /** Create (or adopt) the worker; resolves with what it reports once Python is ready. */
+  #launchOnce() {
+    const files = this.#options;
+    const launch = adoptEarlyLaunch(files) ?? launchPythonWorker(files);
+    this.timings = { launchedAt: launch.launchedAt, readyAt: null };
+    this.#worker = launch.worker;
+    this.#interruptBuffer = launch.interruptBuffer;
+    if (this.#worker) {
+      this.#worker.onmessage = ({ data }) => this.#pending.get(data.id)?.(data);
+      this.#worker.onerror = (event) => this.#failAll(workerFailure(PYTHON_WORKER, event, files.workerURL));
+    }
+    return launch.started;
   }
 
   async #runNow({ code, namespace, filename, graphs, onStart, onOutput, onDisplay }) {
@@ -200,6 +222,7 @@ export class PythonRuntime extends EventTarget {
     const active = this.#activeRun;
     this.#pending.clear();
     this.#started = null;
+    this.#replaced = true;
     this.#failure = null;
     this.#setStatus(STATUS.idle);
     if (settlement) active?.settle(settlement);
