@@ -6,11 +6,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 EXTRAS := test,graph,torch,docs
 
-.PHONY: help setup setup-web test lint js-format unit js-test pyodide-test docs docs-test browser-test serve bench bench-browser bench-playground clean
+.PHONY: help setup setup-web test lint js-format unit js-test pyodide-test docs docs-test browser-test engine-test serve bench bench-browser bench-playground clean
 
 help:
 	@echo "make serve   set up .venv and node_modules, then serve the tutorial at http://127.0.0.1:8000"
-	@echo "make test    set up .venv and run every check (lint, unit, JS unit, Pyodide, docs, browser)"
+	@echo "make test    set up .venv and run every check (lint, unit, JS unit, Pyodide, docs, browser, engines)"
 	@echo "make js-format   format the JavaScript and CSS with Prettier (make lint checks it)"
 	@echo "make docs    build the site into site/ (strict: any warning or failing block is an error)"
 	@echo "make bench   speed benchmarks against micrograd (see benchmarks/README.md)"
@@ -30,7 +30,7 @@ setup: $(BIN)/.installed
 # npm packages exactly as package-lock.json pins them (pyodide 314.0.7 for tests and benchmarks).
 NODE_MODULES := node_modules/.package-lock.json
 $(NODE_MODULES): package.json package-lock.json
-	npm ci --no-audit --no-fund
+	PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund
 	touch $@
 
 # npm pyodide ships no wheels: pytest and its dependencies, pure-Python wheels for CPython 3.14.
@@ -72,7 +72,7 @@ js-format: $(NODE_MODULES)
 
 # Every CPython test but the site's and the browser's (the hooks' tests need node_modules and .venv-pyodide).
 unit: setup setup-web
-	$(BIN)/python -m pytest --ignore=tests/pyodide --ignore=tests/test_docs.py --ignore=tests/browser
+	$(BIN)/python -m pytest --ignore=tests/pyodide --ignore=tests/test_docs.py --ignore=tests/browser --ignore=tests/engines
 
 # The pure JavaScript modules of web/ under Node's own test runner; tests/web/ mirrors web/.
 js-test: $(NODE_MODULES)
@@ -111,7 +111,13 @@ docs-test: setup setup-web $(TEST_SITE).built
 browser-test: setup setup-web $(TEST_SITE).built
 	SCRATCHGRAD_SITE_DIR=$(TEST_SITE) $(BIN)/python -m pytest tests/browser
 
-test: lint unit js-test pyodide-test docs-test browser-test
+# The site in Firefox ESR (puppeteer-core over WebDriver BiDi) and WebKitGTK (Selenium, MiniBrowser
+# under Xvfb), Debian's browsers only: pages load clean, blocks run, Stop, reload, the Playground.
+# PUPPETEER_SKIP_DOWNLOAD: npm never fetches a browser. SE_MANAGER_PATH: nor does Selenium.
+engine-test: setup setup-web $(TEST_SITE).built
+	SCRATCHGRAD_SITE_DIR=$(TEST_SITE) PUPPETEER_SKIP_DOWNLOAD=1 SE_MANAGER_PATH=/bin/false $(BIN)/python -m pytest tests/engines
+
+test: lint unit js-test pyodide-test docs-test browser-test engine-test
 
 # The bench environment: micrograd 0.1.0 (PyPI) is installed here only, next to scratchgrad,
 # on the same Python 3.11 as .venv; its wheel is also unpacked inside Pyodide.

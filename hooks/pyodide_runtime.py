@@ -12,9 +12,9 @@ It adds to the built site, without writing into ``docs/``:
   ``loadPackage("scratchgrad")`` with its integrity checked (the npm package ships no
   wheels). ``<build>`` is a digest of the package sources: a browser that cached an older
   lock file never pairs it with a newer wheel;
-* ``coi-serviceworker.js`` — a service worker that adds the COOP/COEP headers static hosts
-  (and ``mkdocs serve``) do not send. Cross-origin isolation lets Stop interrupt Python
-  instead of restarting it.
+* ``coi-serviceworker.js`` — ``web/isolation/coi-serviceworker.js``, a service worker that adds
+  the COOP/COEP headers static hosts (and ``mkdocs serve``) do not send. Cross-origin isolation
+  lets Stop interrupt Python instead of restarting it.
 
 ``runner.css`` is added to ``extra_css``; the scripts go into ``<head>`` (Material puts
 ``extra_javascript`` at the end of ``<body>``, after the whole chapter is parsed). First of all,
@@ -63,6 +63,7 @@ ENTRY_POINTS = {
     "playground-worker": WEB / "worker" / "playground-worker.js",
 }
 EARLY_START = WEB / "boot" / "early-start.js"
+SERVICE_WORKER = WEB / "isolation" / "coi-serviceworker.js"  # at the site's root: its scope is the site
 PYODIDE_RUNTIME_FILES = (
     "pyodide.mjs",
     "pyodide.mjs.map",
@@ -111,8 +112,7 @@ def on_files(files: Files, config) -> Files:
     if config.extra["pyodide_index_url"] is None:
         for name in PYODIDE_RUNTIME_FILES:
             files.append(site_file(config, f"pyodide/{name}", PYODIDE_PACKAGE / name))
-    service_worker = NODE_MODULES / "coi-serviceworker" / "coi-serviceworker.js"
-    files.append(site_file(config, "coi-serviceworker.js", service_worker))
+    files.append(site_file(config, "coi-serviceworker.js", SERVICE_WORKER))
     for name, content in bundle(config.extra["pyodide_index_url"], build_id).items():
         files.append(File.generated(config, f"javascripts/{name}", content=content))
     return files

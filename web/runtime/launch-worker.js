@@ -20,7 +20,7 @@ const EARLY_LAUNCH = Symbol.for("scratchgrad.earlyLaunch");
  * (null if the worker could not be created); `started` resolves with what the worker reports
  * (the code blocks' worker: {pythonVersion, interruptible, startupMs, bootedFrom}) or rejects
  * with the reason. With `interruptible`, `interruptBuffer` (an Int32Array on a SharedArrayBuffer)
- * exists when the page is cross-origin isolated: then Stop can interrupt Python instead of
+ * exists when the page can share memory with the worker (canShareMemory): then Stop can interrupt Python instead of
  * restarting it.
  * @param {{workerURL: string, indexURL: string, lockFileURL: string}} files absolute URLs
  * @param {{name?: string, interruptible?: boolean, onNotice?: (message: object) => void}} options
@@ -29,7 +29,7 @@ export function launchPythonWorker(files, { name = PYTHON_WORKER, interruptible 
   const launch = { files, client: null, interruptBuffer: null, launchedAt: performance.now(), started: null };
   try {
     requireWebAssembly();
-    if (interruptible && globalThis.crossOriginIsolated) {
+    if (interruptible && canShareMemory()) {
       launch.interruptBuffer = new Int32Array(new SharedArrayBuffer(4));
     }
     launch.client = new WorkerClient(files.workerURL, { name, onNotice });
@@ -43,6 +43,15 @@ export function launchPythonWorker(files, { name = PYTHON_WORKER, interruptible 
   }
   launch.started.catch(() => {}); // not a failure of its own: whoever adopts the launch reports it
   return launch;
+}
+
+/**
+ * Whether the page can hand the worker a SharedArrayBuffer. Isolation alone does not say so:
+ * WebKitGTK is crossOriginIsolated yet has no SharedArrayBuffer (and posts no shared memory to a
+ * worker); without isolation, no engine posts one.
+ */
+function canShareMemory() {
+  return typeof SharedArrayBuffer === "function" && globalThis.crossOriginIsolated === true;
 }
 
 /** Launch the code blocks' worker now and leave the launch for the page's PythonRuntime to adopt. */

@@ -15,6 +15,12 @@
 import { adoptEarlyLaunch, launchPythonWorker } from "./launch-worker.js";
 
 export const STOP_DEADLINE_MS = 800;
+/**
+ * Waits before starting again when the worker that replaces a terminated one fails to start.
+ * WebKit refuses a new worker ("could not run", no reason) for a few seconds after terminating
+ * one that was running WebAssembly, until it has let go of the old one.
+ */
+const RELAUNCH_DELAYS_MS = [1000, 2000, 4000, 8000];
 const SIGINT = 2;
 
 export const STATUS = Object.freeze({
@@ -34,6 +40,7 @@ export class PythonRuntime extends EventTarget {
   #interruptBuffer = null;
   #queue = Promise.resolve();
   #generation = 0; // bumped by stop() and restart(): queued runs of an older generation are dropped
+  #replaced = false; // the next start replaces a terminated worker
   #activeRun = null;
   /** What the worker reported at start-up: {pythonVersion, interruptible, startupMs, bootedFrom}. */
   info = null;
@@ -124,19 +131,29 @@ export class PythonRuntime extends EventTarget {
 
   async #launch() {
     this.#setStatus(STATUS.loading);
-    const launch = adoptEarlyLaunch(this.#options) ?? launchPythonWorker(this.#options);
-    this.timings = { launchedAt: launch.launchedAt, readyAt: null };
-    this.#client = launch.client;
-    this.#interruptBuffer = launch.interruptBuffer;
-    try {
-      this.info = await launch.started;
-      this.timings.readyAt = performance.now();
-      this.#setStatus(STATUS.ready);
-    } catch (error) {
-      if (this.#client !== launch.client) throw error; // a worker replaced while it started
-      this.#failure = `Python could not start: ${error.message}. Reload the page to try again.`;
-      this.#setStatus(STATUS.failed);
-      throw new Error(this.#failure, { cause: error });
+    const retries = this.#replaced ? RELAUNCH_DELAYS_MS : [];
+    this.#replaced = false;
+    for (let attempt = 0; ; attempt += 1) {
+      const launch = adoptEarlyLaunch(this.#options) ?? launchPythonWorker(this.#options);
+      this.timings = { launchedAt: launch.launchedAt, readyAt: null };
+      this.#client = launch.client;
+      this.#interruptBuffer = launch.interruptBuffer;
+      try {
+        this.info = await launch.started;
+        this.timings.readyAt = performance.now();
+        this.#setStatus(STATUS.ready);
+        return;
+      } catch (error) {
+        if (this.#client !== launch.client) throw error; // a worker replaced while it started
+        launch.client?.terminate();
+        if (attempt < retries.length) {
+          await new Promise((resolve) => setTimeout(resolve, retries[attempt]));
+          continue;
+        }
+        this.#failure = `Python could not start: ${error.message}. Reload the page to try again.`;
+        this.#setStatus(STATUS.failed);
+        throw new Error(this.#failure, { cause: error });
+      }
     }
   }
 
@@ -186,6 +203,7 @@ export class PythonRuntime extends EventTarget {
     this.#client = null;
     const active = this.#activeRun;
     this.#started = null;
+    this.#replaced = true;
     this.#failure = null;
     this.#setStatus(STATUS.idle);
     if (settlement) active?.settle(settlement);

@@ -35,10 +35,12 @@ async function start({ indexURL, lockFileURL, sharedInterruptBuffer }) {
   });
   pyodide.setStdout({ write: (bytes) => output.write("stdout", bytes) });
   pyodide.setStderr({ write: (bytes) => output.write("stderr", bytes) });
-  if (sharedInterruptBuffer) {
-    interruptBuffer = new Int32Array(sharedInterruptBuffer);
-    pyodide.setInterruptBuffer(interruptBuffer);
-  }
+  interruptBuffer = sharedInterruptBuffer ? new Int32Array(sharedInterruptBuffer) : null;
+  // Without a shared buffer nobody can write into this one, yet setting it matters: Python then
+  // calls into JavaScript every few thousand bytecodes to read it, and that call is where
+  // JavaScriptCore's worker.terminate() takes effect. A loop that never leaves WebAssembly keeps
+  // a core busy there after Stop, even after the reader leaves the page.
+  pyodide.setInterruptBuffer(interruptBuffer ?? new Int32Array(1));
   return {
     pythonVersion: sys.version.split(" ")[0],
     interruptible: interruptBuffer !== null,

@@ -1,0 +1,177 @@
+"""The site in Firefox ESR and in WebKit (Safari's engine), each as a reader meets it.
+
+Per engine, from a fresh profile (conftest.py): every page loads with no error and, where it has
+runnable blocks, Python starts; the first page of a first visit runs its blocks and prints what
+the build printed; Stop ends ``while True: pass``, frees the CPU, says what it cost, and a block
+runs afterwards; a reload brings back what the reader typed; the Playground trains.
+Chromium runs the full suites in tests/browser.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from cpu import cores_busy
+from pages import READ_RESULT, float_differences, page_url, runnable_pages
+
+LOAD_TIMEOUT_S = 240  # a cold Pyodide on two busy cores; WebKit is the slowest
+RUN_TIMEOUT_S = 120
+STATUS = "document.querySelector('.sg-status')?.dataset.status"
+STATUS_TEXT = "document.querySelector('.sg-status').textContent"
+PAGE_SHOWN = "document.readyState === 'complete' && typeof scratchgrad === 'object'"
+BLOCK = "document.querySelectorAll('.sg-runnable')[{}]"
+FIRST_PAGE = runnable_pages()[0]
+BLOCKS_COMPARED = 3
+
+
+def built_pages(site_dir: Path) -> list[str]:
+    """Every page of the built site, as a path below its root ('' for home)."""
+    return sorted(
+        "" if path.parent == site_dir else path.parent.relative_to(site_dir).as_posix() + "/"
+        for path in site_dir.rglob("index.html")
+    )
+
+
+def wait_until_python_is_ready(engine) -> None:
+    """Wait out the isolation reload and Python's start; fail with what the status line says."""
+    engine.wait_for(f"['ready', 'failed'].includes({STATUS})", LOAD_TIMEOUT_S, "Python starting")
+    assert engine.evaluate(STATUS) == "ready", engine.evaluate(STATUS_TEXT)
+
+
+def runs_of(engine, index: int) -> int:
+    return engine.evaluate(f"Number(document.querySelectorAll('.sg-runnable')[{index}].dataset.sgRuns ?? 0)")
+
+
+def start_block(engine, index: int) -> int:
+    """Press the block's Run button (or run it as the button would, if hidden); returns the runs before."""
+    runs = runs_of(engine, index)
+    engine.evaluate(f"""(() => {{
+      const button = {BLOCK.format(index)}.querySelector(':scope > .sg-toolbar > .sg-button--run');
+      if (button && button.offsetParent !== null) button.click();
+      else scratchgrad.page.run(scratchgrad.page.blocks[{index}]);
+    }})()""")
+    return runs
+
+
+def wait_for_run(engine, index: int, runs_before: int) -> dict:
+    engine.wait_for(
+        f"Number(document.querySelectorAll('.sg-runnable')[{index}].dataset.sgRuns ?? 0) > {runs_before}",
+        RUN_TIMEOUT_S,
+        f"block {index} finishing its run",
+    )
+    return engine.evaluate(f"({READ_RESULT})({index})")
+
+
+def run_block(engine, index: int) -> dict:
+    return wait_for_run(engine, index, start_block(engine, index))
+
+
+def type_code(engine, index: int, code: str) -> None:
+    """Replace everything in the block's editor with `code`, as a paste over a full selection does.
+
+    Through CodeMirror's own view (found from its DOM, as EditorView.findFromDOM does): neither
+    WebDriver engine here offers Playwright's insert_text, and typed keys would be auto-indented.
+    """
+    engine.evaluate(f"""(() => {{
+      const view = {BLOCK.format(index)}.querySelector('.cm-content').cmTile.root.view;
+      const everything = {{ from: 0, to: view.state.doc.length, insert: {json.dumps(code)} }};
+      view.dispatch({{ changes: everything, userEvent: 'input.paste' }});
+    }})()""")
+    assert engine.evaluate(f"scratchgrad.page.blocks[{index}].code") == code
+
+
+def test_every_page_loads_and_starts_python_without_errors(engine, site_url, site_dir):
+    pages = built_pages(site_dir)
+    assert len(pages) > 10
+    for path in pages:
+        engine.goto(site_url + path)
+        engine.wait_for(PAGE_SHOWN, LOAD_TIMEOUT_S, f"/{path} loading")
+        if engine.evaluate("document.querySelector('.sg-runnable') !== null"):
+            wait_until_python_is_ready(engine)
+        assert engine.errors() == [], f"{engine.name}: /{path}"
+
+
+def test_a_first_visit_runs_the_first_pages_blocks_as_built(engine, site_url):
+    engine.goto(page_url(site_url, FIRST_PAGE))
+    wait_until_python_is_ready(engine)
+    assert engine.evaluate("crossOriginIsolated") is True
+    count = min(BLOCKS_COMPARED, engine.evaluate("document.querySelectorAll('.sg-runnable').length"))
+    for index in range(count):
+        built = engine.evaluate(f"({READ_RESULT})({index})")
+        assert built["origin"] == "build"
+        ran = run_block(engine, index)
+        where = f"{engine.name}, {FIRST_PAGE} block {index}"
+        assert ran["origin"] == "browser", where
+        assert ran["error"] is None, f"{where}:\n{ran['error']}"
+        assert float_differences(ran["printed"], built["printed"]) is not None, f"{where}: {ran['printed']!r}"
+
+
+def test_stop_ends_an_endless_loop_frees_the_cpu_and_python_runs_again(engine, site_url):
+    engine.goto(page_url(site_url, FIRST_PAGE))
+    wait_until_python_is_ready(engine)
+    interruptible = engine.evaluate("scratchgrad.runtime.interruptible")
+    status_text = engine.evaluate(STATUS_TEXT)
+    # The reader is told what Stop costs before pressing it.
+    assert ("Stop restarts Python" in status_text) != interruptible, status_text
+    type_code(engine, 0, "kept = 41\nwhile True:\n    pass\n")
+    runs = start_block(engine, 0)
+    engine.wait_for(f"{STATUS} === 'running'", RUN_TIMEOUT_S, "the loop running")
+    time.sleep(1)  # past the first lines
+    looping = cores_busy(engine.root_pid(), 2.0)
+    stopped_at = time.monotonic()
+    engine.evaluate(f"{BLOCK.format(0)}.querySelector('.sg-button--stop').click()")
+    stopped = wait_for_run(engine, 0, runs)
+    stop_s = time.monotonic() - stopped_at
+    wait_until_python_is_ready(engine)  # a restart (no interrupt) loads Python anew: wait for it
+    after = quietest(engine.root_pid(), looping / 4)
+    print(f"{engine.name}: interruptible={interruptible}, stop {stop_s * 1000:.0f} ms, "
+          f"cores busy looping {looping:.2f}, after Stop {after:.2f}")  # fmt: skip
+    assert looping > 0.1, "the loop did not keep a core busy: the reading cannot tell anything"
+    assert after < looping / 4, f"{engine.name}: after Stop the browser still keeps {after:.2f} cores busy"
+    notes = " ".join(stopped["notes"])
+    assert ("Everything defined before the stop is still there" in notes) == interruptible, notes
+    type_code(engine, 0, "print(kept + 1 if 'kept' in dir() else 'restarted')\n")
+    ran = run_block(engine, 0)
+    assert ran["printed"] == ("42\n" if interruptible else "restarted\n"), ran
+
+
+def quietest(root_pid: int, enough: float, windows: int = 6) -> float:
+    """The lowest CPU reading of a few 2 s windows, stopping once one is below `enough`.
+
+    A new Python has start-up work left after "ready" (saving its snapshot, collecting garbage):
+    it settles within a window or two. A loop still spinning never does.
+    """
+    readings = []
+    for _ in range(windows):
+        readings.append(cores_busy(root_pid, 2.0))
+        if readings[-1] < enough:
+            break
+    return min(readings)
+
+
+def test_a_reload_brings_back_what_the_reader_typed(engine, site_url):
+    engine.goto(page_url(site_url, FIRST_PAGE))
+    wait_until_python_is_ready(engine)
+    typed = "print('typed by the reader')\n"
+    type_code(engine, 0, typed)
+    engine.reload()
+    engine.wait_for(f"{PAGE_SHOWN} && scratchgrad.page !== null", LOAD_TIMEOUT_S, "the page coming back")
+    assert engine.evaluate("scratchgrad.page.blocks[0].code") == typed
+    wait_until_python_is_ready(engine)
+    assert run_block(engine, 0)["printed"] == "typed by the reader\n"
+
+
+@pytest.mark.parametrize("steps", [30])
+def test_the_playground_trains(engine, site_url, steps):
+    panel = "document.querySelector('.sg-playground')"
+    engine.goto(site_url + "playground/")
+    settled = f"['paused', 'failed'].includes({panel}?.dataset.sgState)"
+    engine.wait_for(settled, LOAD_TIMEOUT_S, "the playground loading")
+    assert engine.evaluate(f"{panel}.dataset.sgState") == "paused", engine.errors()
+    engine.evaluate(f"{panel}.querySelector('.sg-pg-play').click()")
+    engine.wait_for(f"Number({panel}.dataset.sgSteps) >= {steps}", RUN_TIMEOUT_S, f"{steps} training steps")
+    loss = engine.evaluate(f"Number({panel}.dataset.sgLoss)")
+    assert 0 < loss < 10, loss
