@@ -224,9 +224,9 @@ def test_the_paste_detector_catches_a_pasted_engine() -> None:
 def mini_site(tmp_path: Path, page: str) -> Path:
     """A one-page site using the real configuration and hooks; returns its mkdocs.yml."""
     (tmp_path / "docs" / "reference").mkdir(parents=True)
-    (tmp_path / "docs" / "reference" / "index.md").write_text("# Reference\n")
+    (tmp_path / "docs" / "reference" / "index.md").write_text("# Reference\n\n<!-- modules -->\n")
     (tmp_path / "docs" / "index.md").write_text(page)
-    for shared in ("hooks", "src"):  # hooks and snippet paths resolve next to the config file
+    for shared in ("hooks", "src", "overrides"):  # resolved next to the config file
         (tmp_path / shared).symlink_to(ROOT / shared)
     config = tmp_path / "mkdocs.yml"
     config.write_text(
