@@ -16,7 +16,8 @@ const EARLY_LAUNCH = Symbol.for("scratchgrad.earlyLaunch");
 /**
  * Create the module worker and send it the "start" request.
  * Returns {files, worker, interruptBuffer, launchedAt, started}: `started` resolves with what
- * the worker reports ({pythonVersion, interruptible, startupMs, bootedFrom}) or rejects with the reason.
+ * the worker reports ({pythonVersion, interruptible, startupMs, bootedFrom}) or rejects with the
+ * reason (`workerDidNotRun` set when the worker script itself failed to run).
  * `interruptBuffer` (an Int32Array on a SharedArrayBuffer) exists only when the page can share
  * memory with the worker: then Stop can interrupt Python instead of restarting it.
  */
@@ -57,7 +58,10 @@ function answerToStart(worker, workerURL) {
       if (data.type === "done") resolve(data);
       else reject(new Error(data.message));
     });
-    worker.addEventListener("error", (event) => reject(new Error(workerFailure(PYTHON_WORKER, event, workerURL))));
+    worker.addEventListener("error", (event) => {
+      // The script did not run at all: WebKit answers so for a while after another Pyodide worker ended.
+      reject(Object.assign(new Error(workerFailure(PYTHON_WORKER, event, workerURL)), { workerDidNotRun: true }));
+    });
   });
 }
 

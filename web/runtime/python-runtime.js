@@ -17,9 +17,9 @@ import { workerFailure } from "./worker-failures.js";
 
 export const STOP_DEADLINE_MS = 800;
 /**
- * Waits before starting again when the worker that replaces a terminated one fails to start.
- * WebKit refuses a new worker ("could not run", no reason) for a few seconds after terminating
- * one that was running WebAssembly, until it has let go of the old one.
+ * Waits before trying again when the worker script fails to run at all. WebKit refuses a new
+ * worker (an error event, no reason) for a few seconds after another one that ran Pyodide ended
+ * (terminated by Stop, or the page before a reload), until it has let go of the old one.
  */
 const RELAUNCH_DELAYS_MS = [1000, 2000, 4000, 8000];
 const SIGINT = 2;
@@ -43,7 +43,6 @@ export class PythonRuntime extends EventTarget {
   #interruptBuffer = null;
   #queue = Promise.resolve();
   #generation = 0; // bumped by stop() and restart(): queued runs of an older generation are dropped
-  #replaced = false; // the next start replaces a terminated worker
   #activeRun = null;
   /** What the worker reported at start-up: {pythonVersion, interruptible, startupMs, bootedFrom}. */
   info = null;
@@ -121,8 +120,6 @@ export class PythonRuntime extends EventTarget {
 
   async #launch() {
     this.#setStatus(STATUS.loading);
-    const retries = this.#replaced ? RELAUNCH_DELAYS_MS : [];
-    this.#replaced = false;
     for (let attempt = 0; ; attempt += 1) {
       try {
         this.info = await this.#launchOnce();
@@ -131,8 +128,8 @@ export class PythonRuntime extends EventTarget {
         return;
       } catch (error) {
         this.#worker?.terminate();
-        if (attempt < retries.length) {
-          await new Promise((resolve) => setTimeout(resolve, retries[attempt]));
+        if (error.workerDidNotRun && attempt < RELAUNCH_DELAYS_MS.length) {
+          await new Promise((resolve) => setTimeout(resolve, RELAUNCH_DELAYS_MS[attempt]));
           continue;
         }
         this.#failure = `Python could not start: ${error.message}. Reload the page to try again.`;
@@ -222,7 +219,6 @@ export class PythonRuntime extends EventTarget {
     const active = this.#activeRun;
     this.#pending.clear();
     this.#started = null;
-    this.#replaced = true;
     this.#failure = null;
     this.#setStatus(STATUS.idle);
     if (settlement) active?.settle(settlement);
