@@ -126,11 +126,12 @@ def test_stop_ends_an_endless_loop_frees_the_cpu_and_python_runs_again(engine, s
     stopped = wait_for_run(engine, 0, runs)
     stop_s = time.monotonic() - stopped_at
     wait_until_python_is_ready(engine)  # a restart (no interrupt) loads Python anew: wait for it
-    after = quietest(engine.root_pid(), looping / 4)
+    after = quietest(engine.root_pid(), looping / 2)
     print(f"{engine.name}: interruptible={interruptible}, stop {stop_s * 1000:.0f} ms, "
           f"cores busy looping {looping:.2f}, after Stop {after:.2f}")  # fmt: skip
     assert looping > 0.1, "the loop did not keep a core busy: the reading cannot tell anything"
-    assert after < looping / 4, f"{engine.name}: after Stop the browser still keeps {after:.2f} cores busy"
+    # A loop left spinning would get what the loop got (same machine, same moment), not half of it.
+    assert after < looping / 2, f"{engine.name}: after Stop the browser still keeps {after:.2f} cores busy"
     notes = " ".join(stopped["notes"])
     assert ("Everything defined before the stop is still there" in notes) == interruptible, notes
     type_code(engine, 0, "print(kept + 1 if 'kept' in dir() else 'restarted')\n")

@@ -19,7 +19,7 @@ const EARLY_LAUNCH = Symbol.for("scratchgrad.earlyLaunch");
  * Returns {files, client, interruptBuffer, launchedAt, started}: `client` is the WorkerClient
  * (null if the worker could not be created); `started` resolves with what the worker reports
  * (the code blocks' worker: {pythonVersion, interruptible, startupMs, bootedFrom}) or rejects
- * with the reason. With `interruptible`, `interruptBuffer` (an Int32Array on a SharedArrayBuffer)
+ * with the reason (`workerDidNotRun` set when the worker script itself failed to run). With `interruptible`, `interruptBuffer` (an Int32Array on a SharedArrayBuffer)
  * exists when the page can share memory with the worker (canShareMemory): then Stop can interrupt Python instead of
  * restarting it.
  * @param {{workerURL: string, indexURL: string, lockFileURL: string}} files absolute URLs

@@ -16,9 +16,9 @@ import { adoptEarlyLaunch, launchPythonWorker } from "./launch-worker.js";
 
 export const STOP_DEADLINE_MS = 800;
 /**
- * Waits before starting again when the worker that replaces a terminated one fails to start.
- * WebKit refuses a new worker ("could not run", no reason) for a few seconds after terminating
- * one that was running WebAssembly, until it has let go of the old one.
+ * Waits before trying again when the worker script fails to run at all. WebKit refuses a new
+ * worker (an error event, no reason) for a few seconds after another one that ran Pyodide ended
+ * (terminated by Stop, or the page before a reload), until it has let go of the old one.
  */
 const RELAUNCH_DELAYS_MS = [1000, 2000, 4000, 8000];
 const SIGINT = 2;
@@ -40,7 +40,6 @@ export class PythonRuntime extends EventTarget {
   #interruptBuffer = null;
   #queue = Promise.resolve();
   #generation = 0; // bumped by stop() and restart(): queued runs of an older generation are dropped
-  #replaced = false; // the next start replaces a terminated worker
   #activeRun = null;
   /** What the worker reported at start-up: {pythonVersion, interruptible, startupMs, bootedFrom}. */
   info = null;
@@ -131,8 +130,6 @@ export class PythonRuntime extends EventTarget {
 
   async #launch() {
     this.#setStatus(STATUS.loading);
-    const retries = this.#replaced ? RELAUNCH_DELAYS_MS : [];
-    this.#replaced = false;
     for (let attempt = 0; ; attempt += 1) {
       const launch = adoptEarlyLaunch(this.#options) ?? launchPythonWorker(this.#options);
       this.timings = { launchedAt: launch.launchedAt, readyAt: null };
@@ -146,8 +143,8 @@ export class PythonRuntime extends EventTarget {
       } catch (error) {
         if (this.#client !== launch.client) throw error; // a worker replaced while it started
         launch.client?.terminate();
-        if (attempt < retries.length) {
-          await new Promise((resolve) => setTimeout(resolve, retries[attempt]));
+        if (error.workerDidNotRun && attempt < RELAUNCH_DELAYS_MS.length) {
+          await new Promise((resolve) => setTimeout(resolve, RELAUNCH_DELAYS_MS[attempt]));
           continue;
         }
         this.#failure = `Python could not start: ${error.message}. Reload the page to try again.`;
@@ -203,7 +200,6 @@ export class PythonRuntime extends EventTarget {
     this.#client = null;
     const active = this.#activeRun;
     this.#started = null;
-    this.#replaced = true;
     this.#failure = null;
     this.#setStatus(STATUS.idle);
     if (settlement) active?.settle(settlement);

@@ -37,7 +37,7 @@ export class WorkerClient {
     };
     this.#worker.onerror = (event) => {
       const message = workerFailure(name, event, url);
-      this.#failAll(message);
+      this.#failAll(message, { workerDidNotRun: true }); // WebKit: for a while after another Pyodide worker ended
       onError(message);
     };
   }
@@ -58,7 +58,10 @@ export class WorkerClient {
         }
         this.#pending.delete(id);
         if (message.type === "done") resolve(message);
-        else reject(Object.assign(new Error(message.message), { fatal: Boolean(message.fatal) }));
+        else {
+          const { fatal = false, workerDidNotRun = false } = message;
+          reject(Object.assign(new Error(message.message), { fatal, workerDidNotRun }));
+        }
       });
       this.#worker.postMessage({ id, type, ...payload });
     });
@@ -71,7 +74,7 @@ export class WorkerClient {
     this.#failAll(this.#ended);
   }
 
-  #failAll(message) {
-    for (const answer of [...this.#pending.values()]) answer({ type: "failed", message });
+  #failAll(message, details = {}) {
+    for (const answer of [...this.#pending.values()]) answer({ type: "failed", message, ...details });
   }
 }
