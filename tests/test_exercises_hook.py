@@ -22,6 +22,17 @@ from scratchgrad.exercises import EXERCISES  # noqa: E402
 from scratchgrad.exercises.registry import by_id  # noqa: E402
 
 
+@pytest.fixture(autouse=True)
+def scratchgrad_modules_kept():
+    """on_pre_build forgets the scratchgrad modules (so `mkdocs serve` sees edits); the other test
+    modules of this run hold the classes they imported, so the same module objects come back."""
+    kept = {name: module for name, module in sys.modules.items() if name.partition(".")[0] == "scratchgrad"}
+    yield
+    for name in [name for name in sys.modules if name.partition(".")[0] == "scratchgrad"]:
+        del sys.modules[name]
+    sys.modules.update(kept)
+
+
 def converter() -> markdown.Markdown:
     """A Markdown converter with the hook's fences, as on_config sets them up for MkDocs."""
     config = SimpleNamespace(markdown_extensions=["pymdownx.superfences"], mdx_configs={})
@@ -109,8 +120,9 @@ def test_a_solution_that_fails_fails_the_build_with_its_report() -> None:
 def test_an_exercise_left_out_of_its_chapter_fails_the_build() -> None:
     render("derivatives", fence("slope"))
     missing = next(each for each in EXERCISES if each.id != "slope")
+    every_chapter = SimpleNamespace(get_file_from_path=lambda path: path)
     with pytest.raises(PluginError, match=rf"{missing.id} → {missing.chapter}\.md"):
-        exercises_hook.on_env(None, None, None)
+        exercises_hook.on_env(None, None, every_chapter)
 
 
 def test_the_engine_summary_lists_every_piece_in_story_order_with_a_link() -> None:
