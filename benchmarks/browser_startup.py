@@ -18,6 +18,11 @@
 3. The JavaScript and CSS a runnable page loads, Pyodide excluded: raw and gzip sizes of every
    script, worker and stylesheet the page requested, plus the Graphviz worker, which loads only
    when a block draws a graph.
+4. A first visit in Firefox ESR and WebKitGTK (tests/engines/engines.py drives them): from a
+   fresh profile, navigation → ready, the site against the bare page, side by side in the same
+   browser (the service worker's one reload included in both).
+5. Lighthouse (npm ``lighthouse``, Debian's Chromium): performance and best-practices scores of
+   the home page, a chapter and the Playground (mobile emulation, Lighthouse's default).
 
 Targets (issue 4): start-up overhead ≤ 15 %, first output ≤ 100 ms, JS + CSS ≤ 300 KB gzip.
 Results go to benchmarks/results/browser_startup.json. Timings on a shared machine are noisy;
@@ -31,6 +36,7 @@ import gzip
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -38,9 +44,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser")]  # docs_pages, harness, pages
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser"), str(ROOT / "tests" / "engines")]
 
-from harness import build_site, launch_chromium, serve_site, stop  # noqa: E402
+from harness import CHROMIUM, build_site, launch_chromium, serve_site, stop  # noqa: E402
 from pages import (  # noqa: E402
     booted_from,
     forget_snapshots,
@@ -51,6 +57,8 @@ from pages import (  # noqa: E402
     wait_for_one_snapshot,
     wait_for_runs,
 )
+
+from engines import ENGINES, MissingEngineError  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "browser_startup.json"
 BARE_PATH = "/bare-pyodide.html"
@@ -194,6 +202,55 @@ def measure_sizes(browser, site_dir: Path, site_page: str) -> dict:
     return {"page_loads": files, "total": total, "pyodide_excluded": pyodide, "loaded_on_first_graph": lazy}
 
 
+def measure_cold_in_engines(site_page: str, bare_page: str) -> dict:
+    """Per engine, a first visit from a fresh profile: navigation → ready, site and bare page."""
+    results = {}
+    for name, engine_class in ENGINES.items():
+        try:
+            engine = engine_class()
+        except MissingEngineError as missing:
+            results[name] = {"missing": str(missing)}
+            continue
+        try:
+            cold = {}
+            for label, url, ready in (("site", site_page, SITE_READY), ("bare", bare_page, BARE_READY)):
+                engine.fresh()
+                started = time.monotonic()
+                engine.goto(url)
+                ready_yet = f"(() => {{ try {{ return typeof ({ready}) === 'number'; }}"
+                ready_yet += " catch { return false; } })()"  # before runner.js defines scratchgrad
+                engine.wait_for(f"crossOriginIsolated === true && {ready_yet}", LOAD_TIMEOUT_MS / 1000, label)
+                cold[label] = round((time.monotonic() - started) * 1000)
+            results[name] = {"cold_ms": cold, "cold_overhead": round(cold["site"] / cold["bare"] - 1, 3)}
+        finally:
+            engine.close()
+    return results
+
+
+LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
+LIGHTHOUSE_CATEGORIES = ("performance", "best-practices")
+
+
+def lighthouse_scores(pages: dict[str, str]) -> dict:
+    """Lighthouse's scores (0–100) and first contentful paint for each of `pages` ({name: url})."""
+    scores = {}
+    for name, url in pages.items():
+        result = subprocess.run(
+            [str(LIGHTHOUSE), url, "--output=json", "--output-path=stdout", "--quiet",
+             f"--only-categories={','.join(LIGHTHOUSE_CATEGORIES)}",
+             "--chrome-flags=--headless=new --no-sandbox --disable-gpu"],
+            env={**os.environ, "CHROME_PATH": str(CHROMIUM)}, capture_output=True, text=True,
+        )  # fmt: skip
+        if result.returncode != 0:
+            raise SystemExit(f"lighthouse failed on {url}:\n{result.stderr[-2000:]}")
+        report = json.loads(result.stdout)
+        categories, audits = report["categories"], report["audits"]
+        scores[name] = {each: round(categories[each]["score"] * 100) for each in LIGHTHOUSE_CATEGORIES}
+        for paint in ("first-contentful-paint", "largest-contentful-paint"):
+            scores[name][f"{paint}_ms"] = round(audits[paint]["numericValue"])
+    return scores
+
+
 def file_sizes(path: Path) -> dict:
     data = path.read_bytes()
     return {"raw": len(data), "gzip": len(gzip.compress(data, compresslevel=6))}
@@ -222,6 +279,23 @@ def report(results: dict) -> None:
     print(f"  {'total':60} {total['raw']:>9,} {total['gzip']:>9,}  (target ≤ 300 KB gzip)")
     for path, size in sizes["loaded_on_first_graph"].items():
         print(f"  loaded on the first graph: {path} {size['raw']:,} / {size['gzip']:,}")
+    print("\nFirst visit (fresh profile, service worker reload included), navigation → ready:")
+    chromium = start["cold_ms"]
+    print(f"  {'chromium':9}: site {chromium['site']:>6} ms, bare {chromium['bare']:>6} ms, "
+          f"overhead {start['cold_overhead']:+.1%}  (target ≤ +15 %)")  # fmt: skip
+    for name, engine in results["engines"].items():
+        if "missing" in engine:
+            print(f"  {name:9}: not measured: {engine['missing']}")
+            continue
+        cold = engine["cold_ms"]
+        print(f"  {name:9}: site {cold['site']:>6} ms, bare {cold['bare']:>6} ms, "
+              f"overhead {engine['cold_overhead']:+.1%}  (target ≤ +15 %)")  # fmt: skip
+    print("\nLighthouse (mobile), scores out of 100:")
+    for name, scores in results["lighthouse"].items():
+        print(f"  {name:10}: performance {scores['performance']:>3}, "
+              f"best practices {scores['best-practices']:>3}, "
+              f"FCP {scores['first-contentful-paint_ms']} ms, "
+              f"LCP {scores['largest-contentful-paint_ms']} ms")  # fmt: skip
 
 
 def main() -> None:
@@ -249,9 +323,13 @@ def main() -> None:
                     ),
                     "first_output": measure_first_output(browser, site_page, 2 * args.repeats),
                     "sizes": measure_sizes(browser, site_dir, site_page),
-                    "load_average": os.getloadavg(),
                 }
                 browser.close()
+            results["engines"] = measure_cold_in_engines(site_page, bare_page)
+            results["lighthouse"] = lighthouse_scores(
+                {"home": base, "chapter": site_page, "playground": base + "playground/"}
+            )
+            results["load_average"] = os.getloadavg()
         finally:
             stop(server)
     report(results)
