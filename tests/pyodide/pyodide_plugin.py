@@ -20,6 +20,9 @@ HOST_ONLY_PATHS = {
     "tests/test_docs.py": "builds the MkDocs site",
     "tests/test_hooks.py": "the site's MkDocs hooks (MkDocs, Markdown extensions, matplotlib)",
     "tests/test_pyodide_runtime_hook.py": "the hook that bundles web/ and builds the wheel (MkDocs, Node)",
+    "tests/test_exercises_hook.py": "the hook that renders the exercises (MkDocs, Markdown extensions)",
+    "tests/test_theme_overrides.py": "compares the theme overrides with Material's own partials",
+    "tests/engines": "drives Firefox and WebKit",
 }
 HOST_ONLY_TESTS = {
     "tests/exercises/test_cli.py::test_python_dash_m_runs_the_cli_with_its_exit_codes": (
