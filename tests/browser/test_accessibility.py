@@ -125,16 +125,16 @@ def focused(page) -> str:
     return page.evaluate(
         """() => {
           const element = document.activeElement;
-          const block = element?.closest(".sg-runnable");
+          const owner = element?.closest(".sg-runnable, .sg-exercise");
           const inEditor = element?.classList.contains("cm-content");
-          return inEditor ? `editor ${block.dataset.sgBlock}` : element?.tagName;
+          return inEditor ? `editor ${owner.id}` : element?.tagName;
         }"""
     )
 
 
 def test_tab_walks_through_every_editor_and_changes_nothing(context, site_url):
     page = open_page(context, page_url(site_url, EDITOR_PAGE))
-    editors = page.locator(".sg-runnable--enhanced .cm-content").count()
+    editors = page.locator(".sg-runnable--enhanced .cm-content, .sg-exercise--enhanced .cm-content").count()
     originals = [editor_text(page, i) for i in range(page.locator(".sg-runnable").count())]
     page.locator(".sg-status").click()
     seen = []
