@@ -114,13 +114,9 @@ browser-test: setup setup-web $(TEST_SITE).built
 # The site in Firefox ESR (puppeteer-core over WebDriver BiDi) and WebKitGTK (Selenium, MiniBrowser
 # under Xvfb), Debian's browsers only: pages load clean, blocks run, Stop, reload, the Playground.
 # PUPPETEER_SKIP_DOWNLOAD: npm never fetches a browser. SE_MANAGER_PATH: nor does Selenium.
-# Open failure, left out of `make test` until fixed (issue 14): once, in the integrated run, Firefox's
-# worker could not import pyodide.mjs after a reload. `make engine-test ENGINE_TESTS_KNOWN_FAILING=`
-# runs it too.
-ENGINE_TESTS_KNOWN_FAILING ?= --deselect "tests/engines/test_engines.py::test_a_reload_brings_back_what_the_reader_typed[firefox]"
 engine-test: setup setup-web $(TEST_SITE).built
 	SCRATCHGRAD_SITE_DIR=$(TEST_SITE) PUPPETEER_SKIP_DOWNLOAD=1 SE_MANAGER_PATH=/bin/false \
-		$(BIN)/python -m pytest tests/engines $(ENGINE_TESTS_KNOWN_FAILING)
+		$(BIN)/python -m pytest tests/engines
 
 test: lint unit js-test pyodide-test docs-test browser-test engine-test
 

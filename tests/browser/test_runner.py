@@ -79,6 +79,57 @@ def test_without_isolation_stop_restarts_python_and_says_the_namespace_is_gone(c
     assert after["error"].splitlines()[-1] == "NameError: name 'kept' is not defined"
 
 
+LOG_WORKERS = """
+const OriginalWorker = window.Worker;
+window.Worker = class extends OriginalWorker {
+  constructor(...args) {
+    super(...args);
+    const started = JSON.parse(sessionStorage.getItem("workers started") ?? "[]");
+    const script = String(args[0]).split("/").pop();
+    started.push(`${script} in ${performance.getEntriesByType("navigation")[0].type}`);
+    sessionStorage.setItem("workers started", JSON.stringify(started));
+  }
+};
+"""
+"""An init script: every worker the page starts is logged, with how the page was reached."""
+
+SLOW_REGISTRATION = """
+if (self.ServiceWorkerContainer) {
+  const register = ServiceWorkerContainer.prototype.register;
+  ServiceWorkerContainer.prototype.register = function (...args) {
+    const late = (done) => new Promise((resolve) => setTimeout(() => resolve(done), 3000));
+    return register.apply(this, args).then(late);
+  };
+}
+"""
+"""An init script: the isolation reload comes 3 s late, long after the page's scripts have run."""
+
+REGISTERING_FAILS = (
+    "if (self.ServiceWorkerContainer) Object.defineProperty(ServiceWorkerContainer.prototype, 'register',"
+    " { value: () => Promise.reject(new Error('no service workers in this window')) });"
+)
+"""An init script: registering the service worker fails after coi-serviceworker marked the reload."""
+
+
+def test_the_page_the_isolation_reload_replaces_starts_no_worker(context, site_url):
+    context.add_init_script(LOG_WORKERS)
+    context.add_init_script(SLOW_REGISTRATION)
+    site_page = open_page(context, page_url(site_url, FIRST_PAGE))
+    started = site_page.evaluate("JSON.parse(sessionStorage.getItem('workers started'))")
+    assert site_page.evaluate("performance.getEntriesByType('navigation')[0].type") == "reload"
+    ours = [worker for worker in started if not worker.startswith("search.")]  # Material's search worker
+    assert "python-worker.js in reload" in ours, started
+    assert all(worker.endswith(" in reload") for worker in ours), started
+
+
+def test_a_cancelled_isolation_reload_leaves_a_page_that_runs(context, site_url):
+    context.add_init_script(REGISTERING_FAILS)
+    site_page = open_page(context, page_url(site_url, FIRST_PAGE), isolated=False)
+    assert site_page.evaluate("crossOriginIsolated") is False
+    assert site_page.locator(".sg-runnable--enhanced").count() > 0
+    assert run_code(site_page, "print(6 * 7)")["printed"] == "42\n"
+
+
 KILLS_PYODIDE = """\
 class Link:
     __slots__ = ("next",)

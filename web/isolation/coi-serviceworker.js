@@ -15,7 +15,8 @@
 //   aborts the first page's requests (coi-serviceworker then handed respondWith an undefined,
 //   which Firefox reports as an error).
 // - The reload waits for the worker to be active, so one reload is enough.
-// It marks a page it is about to reload; `isolationReloadComing()` (../boot/isolation.js) reads the mark.
+// It marks a page it is about to reload, and announces a reload that will not come after all;
+// ../boot/isolation.js reads both.
 
 if (typeof window === "undefined") {
   const HEADED_DESTINATIONS = new Set(["document", "iframe", "worker", "sharedworker"]);
@@ -59,6 +60,7 @@ if (typeof window === "undefined") {
       .then(() => window.location.reload())
       .catch(() => {
         window[RELOAD_COMING] = false; // no service worker (a private window): the page runs without isolation
+        window.dispatchEvent(new Event("scratchgrad:isolation-reload-cancelled")); // heard by ../boot/isolation.js
       });
   }
 }

@@ -23,7 +23,6 @@ export class ExercisePage {
     this.#runtime = runtime;
     this.blocks = elements.map((element) => new ExerciseBlock(element, { runtime }));
     if (this.blocks.length) {
-      runtime.start().catch(() => {}); // a check reports it if Python cannot start
       this.#views.push(
         chapterProgress(
           root,

@@ -5,10 +5,10 @@
 // On a page with runnable blocks, Python is already loading when this script runs: a tiny
 // inline script at the top of <head> launched the worker (../boot/early-start.js), and the
 // runtime adopts it. A page reached by instant navigation starts Python when it is shown.
-// A page the service worker is about to reload starts nothing (../boot/isolation.js); should
-// the reload not come, the first Run starts Python.
+// A page the service worker is about to reload is left as the server sent it: nothing is
+// enhanced and no worker starts (../boot/isolation.js), unless the reload is cancelled.
 
-import { isolationReloadComing } from "../boot/isolation.js";
+import { unlessReloadComes } from "../boot/isolation.js";
 import { GraphRenderer } from "../graph/graph-renderer.js";
 import { PlaygroundPage } from "../playground/playgrounds.js";
 import { PythonRuntime } from "../runtime/python-runtime.js";
@@ -33,7 +33,8 @@ function showPage() {
   exercises?.dispose();
   stopAccessibility?.();
   // Python starts (or the early launch is adopted) first: making editors takes a while on a long page.
-  if (document.querySelector(".sg-runnable") && !isolationReloadComing()) runtime.start().catch(() => {}); // the status line reports it
+  const hasPython = document.querySelector(".sg-runnable, section.sg-exercise");
+  if (hasPython) runtime.start().catch(() => {}); // the status line, or a check, reports it
   page = PageController.enhance(document, { runtime, graphs });
   playgrounds = PlaygroundPage.enhance(document, { worker: playgroundWorker, runtime });
   exercises = ExercisePage.enhance(document, { runtime });
@@ -61,7 +62,9 @@ function whenParsed(callback) {
   else callback();
 }
 
-whenParsed(() => {
-  if (globalThis.document$) globalThis.document$.subscribe(showPage);
-  else showPage();
-});
+whenParsed(() =>
+  unlessReloadComes(() => {
+    if (globalThis.document$) globalThis.document$.subscribe(showPage);
+    else showPage();
+  }),
+);
