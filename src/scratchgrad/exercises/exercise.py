@@ -1,12 +1,23 @@
 """What an exercise is: its place in the story, its files, its hints and its hidden checks.
 
-Each exercise lives in a folder of `scratchgrad.exercises.pieces`. The folder's ``__init__.py``
-holds an `Exercise`; beside it are real Python files that are executed, never imported:
+Each exercise lives in a folder of `scratchgrad.exercises._pieces`:
 
+* ``exercise.toml``: what the reader is told (title, task, hints), where it sits in the story,
+  and the wrong variants (below). `Exercise.load` reads it.
+* ``__init__.py``: ``EXERCISE = Exercise.load(__name__)`` and the hidden checks.
 * ``stub.py``: what the reader starts from. It runs, and fails at least one check.
 * ``solution.py``: the reference solution. It passes every check; a reader who has not done an
   earlier exercise gets this piece in place of their own.
-* ``wrong_*.py``: bugs the chapter teaches, each with the message its failing check must give.
+
+``stub.py`` and ``solution.py`` are real Python files that are executed, never imported. A wrong
+variant is a bug the chapter teaches, declared as a small edit of the solution with a fragment of
+the message its failing check must give (`Exercise.wrong_source` writes it out in full):
+
+    [[wrong]]
+    name = "no-division"
+    bug = "returns the rise without dividing by h"
+    message = "did you divide"
+    edits = [["return rise / h", "return rise"]]   # [text of solution.py, what stands instead]
 
 A check is a function of an `Engine`: the namespace the reader's code ran in. It returns a short
 message when the behaviour is right and raises `Fail` with "expected …, got …" when it is not.
@@ -15,11 +26,12 @@ message when the behaviour is right and raises `Fail` with "expected …, got �
 from __future__ import annotations
 
 import math
+import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 
-__all__ = ["Check", "Engine", "Exercise", "Fail", "WrongVariant", "num"]
+__all__ = ["Check", "Engine", "Exercise", "Fail", "WrongVariant", "WrongVariantError", "num"]
 
 
 class Fail(Exception):  # noqa: N818 (a check "fails"; it is not an error of the checker)
@@ -56,13 +68,34 @@ class Check:
     run: Callable[[Engine], str]
 
 
+class WrongVariantError(ValueError):
+    """A wrong variant that cannot be written: unknown, or an edit whose text is not in the solution once."""
+
+
 @dataclass(frozen=True)
 class WrongVariant:
-    """A known-wrong solution (``file``), the bug it has, and a fragment of the message it must get."""
+    """A known bug: `edits` turn the solution into it; `message` is a fragment its failing check must say.
 
-    file: str
+    Each edit is (text of ``solution.py``, what stands there instead), applied in order.
+    """
+
+    name: str
     bug: str
     message: str
+    edits: tuple[tuple[str, str], ...]
+
+    def apply(self, solution: str, exercise_id: str) -> str:
+        """The solution with every edit made; each edit's text must occur exactly once."""
+        source = solution
+        for old, new in self.edits:
+            found = source.count(old)
+            if found != 1:
+                raise WrongVariantError(
+                    f"exercise {exercise_id!r}, wrong variant {self.name!r}: the text {old!r} occurs "
+                    f"{found} times in solution.py; an edit needs it exactly once"
+                )
+            source = source.replace(old, new)
+        return source
 
 
 @dataclass(frozen=True)
@@ -89,17 +122,42 @@ class Exercise:
 
         return add
 
-    def source(self, file: str) -> str:
-        """The text of one of the exercise's files: ``stub.py``, ``solution.py``, ``wrong_….py``."""
-        return resources.files(self.package).joinpath(file).read_text(encoding="utf-8")
+    @classmethod
+    def load(cls, package: str) -> Exercise:
+        """The exercise declared in the ``exercise.toml`` of `package` (an exercise's folder)."""
+        declared = tomllib.loads(_read(package, "exercise.toml"))
+        wrong = tuple(
+            WrongVariant(
+                variant["name"],
+                variant["bug"],
+                variant["message"],
+                tuple((old, new) for old, new in variant["edits"]),
+            )
+            for variant in declared.pop("wrong")
+        )
+        for listed in ("provides", "requires", "hints"):
+            declared[listed] = tuple(declared[listed])
+        return cls(**declared, wrong=wrong, package=package)
 
     @property
     def stub(self) -> str:
-        return self.source("stub.py")
+        return _read(self.package, "stub.py")
 
     @property
     def solution(self) -> str:
-        return self.source("solution.py")
+        return _read(self.package, "solution.py")
+
+    def wrong_source(self, name: str) -> str:
+        """The full source of wrong variant `name`: the solution with its edits made."""
+        for variant in self.wrong:
+            if variant.name == name:
+                return variant.apply(self.solution, self.id)
+        known = ", ".join(variant.name for variant in self.wrong)
+        raise WrongVariantError(f"exercise {self.id!r} has no wrong variant {name!r}; it has: {known}")
+
+
+def _read(package: str, file: str) -> str:
+    return resources.files(package).joinpath(file).read_text(encoding="utf-8")
 
 
 def num(x: object) -> str:

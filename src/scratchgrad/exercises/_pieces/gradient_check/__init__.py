@@ -2,36 +2,9 @@
 
 import math
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 
-EXERCISE = Exercise(
-    id="gradient-check",
-    chapter="checking-against-pytorch",
-    title="A numerical gradient check",
-    task=(
-        "Write `numerical_gradient(f, xs, h=1e-6)`: for a function `f` of Values that returns a Value, "
-        "the slope with respect to each number of `xs` by central differences (nudge both ways). Then "
-        "`gradients_agree(f, xs, tolerance=1e-6)`: run `f` on Values, `backward()`, and say whether every "
-        "gradient agrees with the numerical one — relative to its size, with a floor of 1 near zero."
-    ),
-    provides=("numerical_gradient", "gradients_agree"),
-    requires=("composed-ops",),
-    hints=(
-        "Nudge one input at a time: evaluate f on fresh Values with xs[i] + h, then xs[i] − h, "
-        "and read .data.",
-        "The central difference is (f(x + h) − f(x − h)) / 2h: its error shrinks like h², not h.",
-        "Compare |a − b| / max(|a|, |b|, 1) with the tolerance: relative for big gradients, absolute near 0.",
-    ),
-    wrong=(
-        WrongVariant("wrong_one_sided.py", "a one-sided difference (f(x + h) − f(x)) / h", "nudge both ways"),
-        WrongVariant(
-            "wrong_absolute_error.py",
-            "compares |a − b| without scaling by the size",
-            "relative to their size",
-        ),
-    ),
-    package=__name__,
-)
+EXERCISE = Exercise.load(__name__)
 
 
 def _gradient_list(engine: Engine, f, xs, h=None) -> list:

@@ -1,37 +1,10 @@
 """Local gradients and the chain rule: each operation carries its own backward rule."""
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 from scratchgrad.exercises.expressions import neuron
 from scratchgrad.exercises.oracle import close, require_gradients
 
-EXERCISE = Exercise(
-    id="local-derivatives",
-    chapter="chain-rule",
-    title="Backward rules for +, * and tanh",
-    task=(
-        "Re-open your Value (`class Value(Value):`) and give every Value a `grad` (0 at first) and a "
-        "`_backward` closure. For `+`, `*` and `tanh`, the result's `_backward` adds (local derivative) "
-        "× `out.grad` to each child's grad. Plain numbers on the right (`a + 1`, `a * 2`) become Values."
-    ),
-    provides=("Value",),
-    requires=("value-graph", "tanh-derivative"),
-    hints=(
-        "A sum passes out.grad to both children unchanged: self.grad += out.grad.",
-        "A product gives each child the other child's data times out.grad.",
-        "For o = tanh(n): n.grad += (1 − o²) · out.grad, with o = out.data — or your tanh_derivative(n).",
-        "Wrap a plain number first: other = other if isinstance(other, Value) else Value(other).",
-    ),
-    wrong=(
-        WrongVariant("wrong_product_not_swapped.py", "each factor gets its own value", "should be b = -3.0"),
-        WrongVariant(
-            "wrong_forgets_out_grad.py",
-            "the local derivative alone, not times out.grad",
-            "multiply the local derivative by out.grad",
-        ),
-        WrongVariant("wrong_tanh_of_input.py", "1 − n² from the input, not 1 − tanh(n)²", "1 − n²"),
-    ),
-    package=__name__,
-)
+EXERCISE = Exercise.load(__name__)
 
 
 def _rule(engine: Engine, a_data: float, b_data: float, symbol: str, out_grad: float) -> tuple:

@@ -4,35 +4,11 @@ import math
 
 import scratchgrad
 from scratchgrad.datasets import spiral
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 from scratchgrad.exercises.oracle import close
 from scratchgrad.losses import softmax_cross_entropy
 
-EXERCISE = Exercise(
-    id="softmax-cross-entropy",
-    chapter="beyond-four-points",
-    title="Stretch: softmax cross-entropy on the spiral",
-    task=(
-        "Give your Value `log()` (for a positive number), then write `softmax_cross_entropy(logits, label)`: "
-        "for one row of logits (Values) and the index of the true class, −log of the softmax probability "
-        "of that class, computed so that logits of ±1000 do not overflow."
-    ),
-    provides=("Value.log", "softmax_cross_entropy"),
-    requires=("mlp",),
-    hints=(
-        "d(ln a)/da = 1/a.",
-        "−log softmax(z)[c] = log(Σₖ exp(zₖ)) − z_c.",
-        "exp(1000) overflows. Subtract m = the largest logit's data from every logit first: no "
-        "probability changes.",
-        "The gradient with respect to z_j comes out as softmax(z)_j − [j = c]: your engine finds "
-        "it by itself.",
-    ),
-    wrong=(
-        WrongVariant("wrong_no_shift.py", "exponentiates the raw logits", "subtract the largest logit"),
-        WrongVariant("wrong_sign.py", "log softmax, without the minus", "should be"),
-    ),
-    package=__name__,
-)
+EXERCISE = Exercise.load(__name__)
 
 
 def _reference(logits: list[float], label: int) -> tuple[float, list[float]]:
