@@ -41,11 +41,9 @@ def _input(engine: Engine) -> str:
             f"Value(2.0, label='a') should have data 2.0 and label 'a'; yours has "
             f"{num(getattr(a, 'data', None))} and {getattr(a, 'label', None)!r}"
         )
-    if children(a) or getattr(a, "_op", None) != "":
-        raise Fail(
-            f"an input has no children and _op ''; yours has _prev {children(a)!r}, _op "
-            f"{getattr(a, '_op', None)!r}"
-        )
+    op = getattr(a, "_op", None)
+    if children(a) or op != "":
+        raise Fail(f"an input has no children and _op ''; yours has _prev {children(a)!r}, _op {op!r}")
     return "data 2.0, label 'a', no children, _op ''"
 
 
