@@ -7,11 +7,14 @@ Each exercise lives in a folder of `scratchgrad.exercises._pieces`:
 * ``__init__.py``: ``EXERCISE = Exercise.load(__name__)`` and the hidden checks.
 * ``stub.py``: what the reader starts from. It runs, and fails at least one check.
 * ``solution.py``: the reference solution. It passes every check; a reader who has not done an
-  earlier exercise gets this piece in place of their own.
+  earlier exercise gets this piece in place of their own. Where the chapter shows the very code
+  the reader writes, there is no file: ``[solution]`` in ``exercise.toml`` names that snippet
+  section of the package and the edits (the exercise's name for it) that make it the solution.
 
 ``stub.py`` and ``solution.py`` are real Python files that are executed, never imported. A wrong
 variant is a bug the chapter teaches, declared as a small edit of the solution with a fragment of
-the message its failing check must give (`Exercise.wrong_source` writes it out in full):
+the message its failing check must give (`Exercise.wrong_source` writes it out in full; the module
+`scratchgrad.exercises.sources` makes these sources):
 
     [[wrong]]
     name = "no-division"
@@ -29,9 +32,10 @@ import math
 import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from importlib import resources
 
-__all__ = ["Check", "Engine", "Exercise", "Fail", "WrongVariant", "WrongVariantError", "num"]
+from scratchgrad.exercises.sources import SnippetSolution, SourceError, WrongVariant, read
+
+__all__ = ["Check", "Engine", "Exercise", "Fail", "num"]
 
 
 class Fail(Exception):  # noqa: N818 (a check "fails"; it is not an error of the checker)
@@ -68,36 +72,6 @@ class Check:
     run: Callable[[Engine], str]
 
 
-class WrongVariantError(ValueError):
-    """A wrong variant that cannot be written: unknown, or an edit whose text is not in the solution once."""
-
-
-@dataclass(frozen=True)
-class WrongVariant:
-    """A known bug: `edits` turn the solution into it; `message` is a fragment its failing check must say.
-
-    Each edit is (text of ``solution.py``, what stands there instead), applied in order.
-    """
-
-    name: str
-    bug: str
-    message: str
-    edits: tuple[tuple[str, str], ...]
-
-    def apply(self, solution: str, exercise_id: str) -> str:
-        """The solution with every edit made; each edit's text must occur exactly once."""
-        source = solution
-        for old, new in self.edits:
-            found = source.count(old)
-            if found != 1:
-                raise WrongVariantError(
-                    f"exercise {exercise_id!r}, wrong variant {self.name!r}: the text {old!r} occurs "
-                    f"{found} times in solution.py; an edit needs it exactly once"
-                )
-            source = source.replace(old, new)
-        return source
-
-
 @dataclass(frozen=True)
 class Exercise:
     """One "Your turn" exercise. `package` is the folder holding its files."""
@@ -111,6 +85,7 @@ class Exercise:
     hints: tuple[str, ...]
     wrong: tuple[WrongVariant, ...]
     package: str
+    snippet_solution: SnippetSolution | None = None
     checks: list[Check] = field(default_factory=list)
 
     def check(self, title: str) -> Callable[[Callable[[Engine], str]], Callable[[Engine], str]]:
@@ -125,39 +100,40 @@ class Exercise:
     @classmethod
     def load(cls, package: str) -> Exercise:
         """The exercise declared in the ``exercise.toml`` of `package` (an exercise's folder)."""
-        declared = tomllib.loads(_read(package, "exercise.toml"))
+        declared = tomllib.loads(read(package, "exercise.toml"))
         wrong = tuple(
-            WrongVariant(
-                variant["name"],
-                variant["bug"],
-                variant["message"],
-                tuple((old, new) for old, new in variant["edits"]),
-            )
+            WrongVariant(variant["name"], variant["bug"], variant["message"], _edits(variant))
             for variant in declared.pop("wrong")
         )
+        snippet = declared.pop("solution", None)
+        if snippet is not None:
+            declared["snippet_solution"] = SnippetSolution(snippet["snippet"], _edits(snippet))
         for listed in ("provides", "requires", "hints"):
             declared[listed] = tuple(declared[listed])
         return cls(**declared, wrong=wrong, package=package)
 
     @property
     def stub(self) -> str:
-        return _read(self.package, "stub.py")
+        return read(self.package, "stub.py")
 
     @property
     def solution(self) -> str:
-        return _read(self.package, "solution.py")
+        """The reference solution: ``solution.py``, or the package's code the chapter shows, edited."""
+        if self.snippet_solution is not None:
+            return self.snippet_solution.source(self.id)
+        return read(self.package, "solution.py")
 
     def wrong_source(self, name: str) -> str:
         """The full source of wrong variant `name`: the solution with its edits made."""
         for variant in self.wrong:
             if variant.name == name:
-                return variant.apply(self.solution, self.id)
+                return variant.source(self.solution, self.id)
         known = ", ".join(variant.name for variant in self.wrong)
-        raise WrongVariantError(f"exercise {self.id!r} has no wrong variant {name!r}; it has: {known}")
+        raise SourceError(f"exercise {self.id!r} has no wrong variant {name!r}; it has: {known}")
 
 
-def _read(package: str, file: str) -> str:
-    return resources.files(package).joinpath(file).read_text(encoding="utf-8")
+def _edits(declared: dict) -> tuple[tuple[str, str], ...]:
+    return tuple((old, new) for old, new in declared["edits"])
 
 
 def num(x: object) -> str:
