@@ -5,11 +5,12 @@ Each exercise lives in a folder of `scratchgrad.exercises._pieces`:
 * ``exercise.toml``: what the reader is told (title, task, hints), where it sits in the story,
   and the wrong variants (below). `Exercise.load` reads it.
 * ``__init__.py``: ``EXERCISE = Exercise.load(__name__)`` and the hidden checks.
-* ``stub.py``: what the reader starts from. It runs, and fails at least one check.
+* ``stub.py``: what the reader starts from. It runs, and fails at least one check. Where it is
+  the solution with a few lines taken out, ``[stub]`` in ``exercise.toml`` declares those edits.
 * ``solution.py``: the reference solution. It passes every check; a reader who has not done an
   earlier exercise gets this piece in place of their own. Where the chapter shows the very code
-  the reader writes, there is no file: ``[solution]`` in ``exercise.toml`` names that snippet
-  section of the package and the edits (the exercise's name for it) that make it the solution.
+  the reader writes, there is no file: ``[solution]`` in ``exercise.toml`` names those snippet
+  sections of the package, what comes before them and the edits that make them the solution.
 
 ``stub.py`` and ``solution.py`` are real Python files that are executed, never imported. A wrong
 variant is a bug the chapter teaches, declared as a small edit of the solution with a fragment of
@@ -33,7 +34,7 @@ import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from scratchgrad.exercises.sources import SnippetSolution, SourceError, WrongVariant, read
+from scratchgrad.exercises.sources import SnippetSolution, SourceError, WrongVariant, apply_edits, read
 
 __all__ = ["Check", "Engine", "Exercise", "Fail", "num"]
 
@@ -86,6 +87,7 @@ class Exercise:
     wrong: tuple[WrongVariant, ...]
     package: str
     snippet_solution: SnippetSolution | None = None
+    stub_edits: tuple[tuple[str, str], ...] | None = None
     checks: list[Check] = field(default_factory=list)
 
     def check(self, title: str) -> Callable[[Callable[[Engine], str]], Callable[[Engine], str]]:
@@ -107,13 +109,20 @@ class Exercise:
         )
         snippet = declared.pop("solution", None)
         if snippet is not None:
-            declared["snippet_solution"] = SnippetSolution(snippet["snippet"], _edits(snippet))
+            before, sections = snippet.get("before", ""), tuple(snippet["snippets"])
+            declared["snippet_solution"] = SnippetSolution(sections, before, _edits(snippet))
+        stub = declared.pop("stub", None)
+        if stub is not None:
+            declared["stub_edits"] = _edits(stub)
         for listed in ("provides", "requires", "hints"):
             declared[listed] = tuple(declared[listed])
         return cls(**declared, wrong=wrong, package=package)
 
     @property
     def stub(self) -> str:
+        """What the reader starts from: ``stub.py``, or the solution with the ``[stub]`` edits made."""
+        if self.stub_edits is not None:
+            return apply_edits(self.solution, self.stub_edits, f"exercise {self.id!r}, stub")
         return read(self.package, "stub.py")
 
     @property
@@ -133,7 +142,7 @@ class Exercise:
 
 
 def _edits(declared: dict) -> tuple[tuple[str, str], ...]:
-    return tuple((old, new) for old, new in declared["edits"])
+    return tuple((old, new) for old, new in declared.get("edits", ()))
 
 
 def num(x: object) -> str:

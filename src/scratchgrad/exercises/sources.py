@@ -54,21 +54,29 @@ class WrongVariant:
 
 @dataclass(frozen=True)
 class SnippetSolution:
-    """A solution that is the package's own code, as a chapter shows it, with `edits` made.
+    """A solution that is the package's own code, as a chapter shows it: `before`, the sections, `edits`.
 
-    `section` is ``"module:name"``: the lines between ``# --8<-- [start:name]`` and
-    ``# --8<-- [end:name]`` of that module, the section a page includes as a snippet.
+    Each of `sections` is ``"module:name"``: the lines between ``# --8<-- [start:name]`` and
+    ``# --8<-- [end:name]`` of that module, the section a page includes as a snippet. Sections keep
+    their indentation, so methods follow a ``class`` line given in `before`.
     """
 
-    section: str
+    sections: tuple[str, ...]
+    before: str
     edits: Edits
 
     def source(self, exercise_id: str) -> str:
-        module, name = self.section.split(":")
-        package, file = module.rsplit(".", 1)
-        text = read(package, f"{file}.py")
-        start, end = f"# --8<-- [start:{name}]\n", f"# --8<-- [end:{name}]"
-        if start not in text or end not in text:
-            raise SourceError(f"exercise {exercise_id!r}: {module} has no snippet section {name!r}")
-        shown = text.split(start, 1)[1].split(end, 1)[0].strip() + "\n"
-        return apply_edits(shown, self.edits, f"exercise {exercise_id!r}, solution from {self.section}")
+        shown = "\n".join(_section(spec, exercise_id) for spec in self.sections)
+        where = f"exercise {exercise_id!r}, solution from {', '.join(self.sections)}"
+        return apply_edits(self.before + shown, self.edits, where)
+
+
+def _section(spec: str, exercise_id: str) -> str:
+    module, name = spec.split(":")
+    package, file = module.rsplit(".", 1)
+    text = read(package, f"{file}.py")
+    start, end = f"# --8<-- [start:{name}]\n", f"# --8<-- [end:{name}]"
+    if start not in text or end not in text:
+        raise SourceError(f"exercise {exercise_id!r}: {module} has no snippet section {name!r}")
+    lines = text.split(start, 1)[1].split(end, 1)[0].rstrip().splitlines()
+    return "\n".join(line for line in lines if "# --8<--" not in line).strip("\n") + "\n"
