@@ -34,10 +34,10 @@ from __future__ import annotations
 
 import functools
 import html
-import sys
 from dataclasses import dataclass, field
 
 import markdown
+from fresh_package import forget_scratchgrad
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 
@@ -233,8 +233,7 @@ def on_pre_build(config) -> None:
     """Start a build with no exercise placed; forget the package so `mkdocs serve` sees edits."""
     _state.placed.clear()
     assert_stub_fails_and_solution_passes.cache_clear()
-    for name in [name for name in sys.modules if name == "scratchgrad" or name.startswith("scratchgrad.")]:
-        del sys.modules[name]
+    forget_scratchgrad()
 
 
 def on_page_markdown(markdown_text, page, config, files):

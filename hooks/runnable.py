@@ -35,10 +35,10 @@ from __future__ import annotations
 import html
 import importlib
 import re
-import sys
 from dataclasses import dataclass, field
 
 import figures
+from fresh_package import forget_scratchgrad
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 
@@ -212,8 +212,7 @@ def on_config(config):
 def on_pre_build(config) -> None:
     """Forget every imported scratchgrad module, so `mkdocs serve` runs the code as it is now."""
     global blocks
-    for name in [name for name in sys.modules if name == "scratchgrad" or name.startswith("scratchgrad.")]:
-        del sys.modules[name]
+    forget_scratchgrad()
     blocks = importlib.import_module("scratchgrad.blocks")
 
 

@@ -21,6 +21,7 @@ from pymdownx.superfences import SuperFencesException
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "hooks"))
 figures = importlib.import_module("figures")
+fresh_package = importlib.import_module("fresh_package")
 formulas = importlib.import_module("formulas")
 notebooks = importlib.import_module("notebooks")
 reference = importlib.import_module("reference")
@@ -291,3 +292,20 @@ def test_each_build_imports_scratchgrad_afresh() -> None:
         [sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert result.stdout == "False\n"
+
+
+# -- fresh_package -----------------------------------------------------------------------------
+
+
+def test_forget_scratchgrad_drops_the_package_and_its_modules_and_nothing_else() -> None:
+    ours = {name: module for name, module in sys.modules.items() if name.split(".")[0] == "scratchgrad"}
+    assert "scratchgrad.engine" in ours
+    sys.modules["scratchgradish"] = sys.modules["re"]  # a name that only starts the same way
+    try:
+        fresh_package.forget_scratchgrad()
+        assert [name for name in sys.modules if name.split(".")[0] == "scratchgrad"] == []
+        assert sys.modules["scratchgradish"] is sys.modules["re"]
+    finally:
+        sys.modules.update(ours)  # the rest of this process keeps the classes it imported
+        del sys.modules["scratchgradish"]
+

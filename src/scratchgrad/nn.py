@@ -61,8 +61,8 @@ class Neuron(Module):
         rng: random.Random | int | None = None,
     ) -> None:
         whole_number(nin, "Neuron", "nin")
-        self.activation = _activation(activation, nonlin, "Neuron")
-        source = generator(rng, "Neuron", "rng", shared=True) or random  # None: the global generator
+        self.activation, source = _options(activation, nonlin, rng, "Neuron")
+        source = source or random  # None: the global generator
         self.w = [Value(source.uniform(-1, 1)) for _ in range(nin)]
         self.b = Value(0.0)
 
@@ -93,9 +93,8 @@ class Layer(Module):
         nonlin: bool | None = None,
         rng: random.Random | int | None = None,
     ) -> None:
+        self.activation, rng = _options(activation, nonlin, rng, "Layer")
         whole_number(nout, "Layer", "nout")
-        self.activation = _activation(activation, nonlin, "Layer")
-        rng = generator(rng, "Layer", "rng", shared=True)
         self.neurons = [Neuron(nin, self.activation, rng=rng) for _ in range(nout)]
 
     def __call__(self, x: Inputs) -> list[Value]:
@@ -150,9 +149,8 @@ class MLP(Module):
         whole_number(nin, "MLP", "nin")
         if isinstance(nouts, int) or not nouts:
             raise ValueError(f"MLP needs a non-empty list of layer sizes, got nouts={nouts!r}")
-        activation = _activation(activation, None, "MLP")
+        activation, rng = _options(activation, None, rng, "MLP")
         output_activation = activation if output_activation is None else output_activation
-        rng = generator(rng, "MLP", "rng", shared=True)
         sizes = [nin, *nouts]
         activations = [activation] * (len(nouts) - 1) + [output_activation]
         self.layers = [Layer(sizes[i], sizes[i + 1], activations[i], rng=rng) for i in range(len(nouts))]
@@ -175,6 +173,13 @@ class MLP(Module):
 
 _NONLIN = {True: "relu", False: "linear"}
 """micrograd's ``nonlin`` flag as the activation it stands for."""
+
+
+def _options(
+    activation: str, nonlin: bool | None, rng: random.Random | int | None, owner: str
+) -> tuple[str, random.Random | None]:
+    """The activation's name and the generator of the initial weights, each checked for `owner`."""
+    return _activation(activation, nonlin, owner), generator(rng, owner, "rng", shared=True)
 
 
 def _activation(activation: str, nonlin: bool | None, owner: str) -> str:

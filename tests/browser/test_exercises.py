@@ -110,7 +110,7 @@ def test_a_known_wrong_solution_fails_with_the_message_that_names_the_bug(contex
     slope = by_id("slope")
     page = open_exercise(context, site_url, "slope")
     for wrong in slope.wrong:
-        type_code(page, "slope", slope.source(wrong.file))
+        type_code(page, "slope", slope.wrong_source(wrong.name))
         result = press_check(page, "slope")
         assert result["verdict"] == "fail"
         failed = [line["text"] for line in result["checks"] if not line["passed"]]
@@ -276,7 +276,7 @@ def test_a_failing_and_a_passing_check_fit_the_screen(context, site_url, width, 
     page.set_viewport_size({"width": width, "height": 900})
     slope = by_id("slope")
     section = exercise(page, "slope")
-    type_code(page, "slope", slope.source(slope.wrong[0].file))
+    type_code(page, "slope", slope.wrong_source(slope.wrong[0].name))
     assert press_check(page, "slope")["verdict"] == "fail"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     section.screenshot(path=ARTIFACTS / f"exercise-fail-{width}px-{scheme}.png")

@@ -20,7 +20,7 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 def work(tmp_path: Path) -> Path:
     pieces = {
         "value-graph": by_id("value-graph").solution,
-        "topological-order": by_id("topological-order").source("wrong_node_before_children.py"),
+        "topological-order": by_id("topological-order").wrong_source("node-before-children"),
         "backward": by_id("backward").solution,
         "slope": by_id("slope").stub,
     }

@@ -28,9 +28,12 @@ def test_reference_solution_passes_every_check(exercise):
     assert all(piece.source == "reference" for piece in report.pieces)
 
 
-@pytest.mark.parametrize(("exercise_id", "wrong"), WRONG, ids=[f"{e}-{w.file}" for e, w in WRONG])
+@pytest.mark.parametrize(("exercise_id", "wrong"), WRONG, ids=[f"{e}-{w.name}" for e, w in WRONG])
 def test_known_wrong_variant_fails_with_its_message(exercise_id, wrong):
-    report = check(exercise_id, by_id(exercise_id).source(wrong.file))
+    exercise = by_id(exercise_id)
+    source = exercise.wrong_source(wrong.name)
+    assert source != exercise.solution
+    report = check(exercise_id, source)
     assert report.outcome == "failed", report.text()
     failures = [line.message for line in report.checks if not line.passed]
     assert any(wrong.message in message for message in failures), report.text()

@@ -52,7 +52,7 @@ def test_an_earlier_piece_that_raises_is_replaced_by_the_reference_and_says_so()
 
 
 def test_a_wrong_earlier_piece_shows_in_the_later_check():
-    wrong_rule = by_id("local-derivatives").source("wrong_product_not_swapped.py")
+    wrong_rule = by_id("local-derivatives").wrong_source("product-not-swapped")
     report = check("backward", by_id("backward").solution, {"local-derivatives": wrong_rule})
     assert report.outcome == "failed"
     assert "uses  local-derivatives: Value — yours" in report.lines()
@@ -165,7 +165,7 @@ def test_the_report_is_json_with_the_shape_the_page_reads():
 def test_check_all_uses_only_the_readers_passing_pieces():
     pieces = {
         "value-graph": by_id("value-graph").solution,
-        "topological-order": by_id("topological-order").source("wrong_no_visited_set.py"),
+        "topological-order": by_id("topological-order").wrong_source("no-visited-set"),
         "backward": by_id("backward").solution,
     }
     reports = scratchgrad.exercises.check_all(pieces)

@@ -10,6 +10,7 @@
 import { showReport, showVerdict } from "./check-report.js";
 import { createEditor } from "./editor.js";
 import { loadWork, passedPieces, progressOf, resetCode, saveWork } from "./exercise-work.js";
+import { createToolbar } from "./toolbar.js";
 
 /** After this long without an answer the page stops Python itself (the package's own limit is 10 s). */
 export const CHECK_DEADLINE_MS = 20_000;
@@ -148,19 +149,7 @@ export class ExerciseBlock {
   }
 
   #toolbar() {
-    const bar = document.createElement("div");
-    bar.className = "sg-toolbar";
-    const button = (name, text, title, action) => {
-      const node = document.createElement("button");
-      node.type = "button";
-      node.className = `sg-button sg-button--${name}`;
-      node.textContent = text;
-      node.title = title;
-      node.addEventListener("click", action);
-      this.#buttons[name] = node;
-      bar.append(node);
-      return node;
-    };
+    const { bar, add: button } = createToolbar(this.#buttons);
     button("run", "Check", "Run the hidden checks on your code (Ctrl+Enter or ⌘+Enter in the editor)", () =>
       this.check(),
     );

@@ -5,6 +5,7 @@
 import { ExerciseBlock } from "./exercise-block.js";
 import { WORK_CHANGED } from "./exercise-work.js";
 import { chapterProgress, engineProgress } from "./progress.js";
+import { createButton } from "./toolbar.js";
 import { download, exportWork, FILE_NAME, importWork } from "./work-file.js";
 
 export class ExercisePage {
@@ -51,12 +52,8 @@ export class ExercisePage {
     const said = document.createElement("span");
     said.className = "sg-engine__said";
     said.setAttribute("role", "status");
-    const exportButton = document.createElement("button");
-    exportButton.type = "button";
-    exportButton.className = "sg-button";
-    exportButton.textContent = "Export my engine";
-    exportButton.title = `Download your code of every exercise as ${FILE_NAME}`;
-    exportButton.addEventListener("click", async () => {
+    const exportTitle = `Download your code of every exercise as ${FILE_NAME}`;
+    const exportButton = createButton("", "Export my engine", exportTitle, async () => {
       said.textContent = "Writing the file…";
       try {
         download(await exportWork(this.#runtime));

@@ -11,6 +11,7 @@
 
 import { definesName } from "./definitions.js";
 import { RunnableBlock } from "./runnable-block.js";
+import { createButton } from "./toolbar.js";
 import { STATUS } from "../runtime/python-runtime.js";
 
 const STATUS_TEXT = {
@@ -103,12 +104,8 @@ export class PageController {
     const status = document.createElement("span");
     status.className = "sg-status";
     status.setAttribute("role", "status");
-    const restart = document.createElement("button");
-    restart.type = "button";
-    restart.className = "sg-button sg-button--restart";
-    restart.textContent = "Restart Python";
-    restart.title = "Start from an empty namespace: forget every variable the blocks defined";
-    restart.addEventListener("click", async () => {
+    const forget = "Start from an empty namespace: forget every variable the blocks defined";
+    const restart = createButton("restart", "Restart Python", forget, async () => {
       restart.disabled = true;
       try {
         await this.#runtime.restart();

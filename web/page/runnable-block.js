@@ -8,6 +8,7 @@ import { drawingScale } from "../graph/graph-renderer.js";
 import { createEditor } from "./editor.js";
 import { isUnedited, loadEdit, saveEdit } from "./edits.js";
 import { OutputView } from "./output-view.js";
+import { createButton, createToolbar } from "./toolbar.js";
 
 // What a block is (its file name in tracebacks, the kind of a graph drawing) is defined by the Python
 // module scratchgrad.blocks; hooks/pyodide_runtime.py writes its constants into the bundle.
@@ -151,13 +152,8 @@ export class RunnableBlock {
       "warning",
     );
     note.classList.add("sg-note--missing-name");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "sg-button sg-button--from-top";
-    button.textContent = "Run from top";
-    button.title = `Run every block of the page from the first down to this one (block ${this.index + 1})`;
-    button.addEventListener("click", () => this.#onRunFromTop(this));
-    note.append(button);
+    const title = `Run every block of the page from the first down to this one (block ${this.index + 1})`;
+    note.append(createButton("from-top", "Run from top", title, () => this.#onRunFromTop(this)));
   }
 
   /** Tell a screen reader how the run ended (the result area itself is not a live region). */
@@ -220,19 +216,7 @@ export class RunnableBlock {
   }
 
   #toolbar(onRun, onRunFromTop) {
-    const bar = document.createElement("div");
-    bar.className = "sg-toolbar";
-    const button = (name, text, title, action) => {
-      const element = document.createElement("button");
-      element.type = "button";
-      element.className = `sg-button sg-button--${name}`;
-      element.textContent = text;
-      element.title = title;
-      element.addEventListener("click", action);
-      this.#buttons[name] = element;
-      bar.append(element);
-      return element;
-    };
+    const { bar, add: button } = createToolbar(this.#buttons);
     button("run", "Run", "Run this block (Ctrl+Enter or ⌘+Enter in the editor)", () => onRun(this));
     if (this.index > 0) {
       button("from-top", "Run from top", "Run every block of the page from the first down to this one", () =>

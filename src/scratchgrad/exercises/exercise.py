@@ -1,12 +1,27 @@
 """What an exercise is: its place in the story, its files, its hints and its hidden checks.
 
-Each exercise lives in a folder of `scratchgrad.exercises.pieces`. The folder's ``__init__.py``
-holds an `Exercise`; beside it are real Python files that are executed, never imported:
+Each exercise lives in a folder of `scratchgrad.exercises._pieces`:
 
-* ``stub.py``: what the reader starts from. It runs, and fails at least one check.
+* ``exercise.toml``: what the reader is told (title, task, hints), where it sits in the story,
+  and the wrong variants (below). `Exercise.load` reads it.
+* ``__init__.py``: ``EXERCISE = Exercise.load(__name__)`` and the hidden checks.
+* ``stub.py``: what the reader starts from. It runs, and fails at least one check. Where it is
+  the solution with a few lines taken out, ``[stub]`` in ``exercise.toml`` declares those edits.
 * ``solution.py``: the reference solution. It passes every check; a reader who has not done an
-  earlier exercise gets this piece in place of their own.
-* ``wrong_*.py``: bugs the chapter teaches, each with the message its failing check must give.
+  earlier exercise gets this piece in place of their own. Where the chapter shows the very code
+  the reader writes, there is no file: ``[solution]`` in ``exercise.toml`` names those snippet
+  sections of the package, what comes before them and the edits that make them the solution.
+
+``stub.py`` and ``solution.py`` are real Python files that are executed, never imported. A wrong
+variant is a bug the chapter teaches, declared as a small edit of the solution with a fragment of
+the message its failing check must give (`Exercise.wrong_source` writes it out in full; the module
+`scratchgrad.exercises.sources` makes these sources):
+
+    [[wrong]]
+    name = "no-division"
+    bug = "returns the rise without dividing by h"
+    message = "did you divide"
+    edits = [["return rise / h", "return rise"]]   # [text of solution.py, what stands instead]
 
 A check is a function of an `Engine`: the namespace the reader's code ran in. It returns a short
 message when the behaviour is right and raises `Fail` with "expected …, got …" when it is not.
@@ -15,11 +30,13 @@ message when the behaviour is right and raises `Fail` with "expected …, got �
 from __future__ import annotations
 
 import math
+import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from importlib import resources
 
-__all__ = ["Check", "Engine", "Exercise", "Fail", "WrongVariant", "num"]
+from scratchgrad.exercises.sources import SnippetSolution, SourceError, WrongVariant, apply_edits, read
+
+__all__ = ["Check", "Engine", "Exercise", "Fail", "num"]
 
 
 class Fail(Exception):  # noqa: N818 (a check "fails"; it is not an error of the checker)
@@ -57,15 +74,6 @@ class Check:
 
 
 @dataclass(frozen=True)
-class WrongVariant:
-    """A known-wrong solution (``file``), the bug it has, and a fragment of the message it must get."""
-
-    file: str
-    bug: str
-    message: str
-
-
-@dataclass(frozen=True)
 class Exercise:
     """One "Your turn" exercise. `package` is the folder holding its files."""
 
@@ -78,6 +86,8 @@ class Exercise:
     hints: tuple[str, ...]
     wrong: tuple[WrongVariant, ...]
     package: str
+    snippet_solution: SnippetSolution | None = None
+    stub_edits: tuple[tuple[str, str], ...] | None = None
     checks: list[Check] = field(default_factory=list)
 
     def check(self, title: str) -> Callable[[Callable[[Engine], str]], Callable[[Engine], str]]:
@@ -89,17 +99,50 @@ class Exercise:
 
         return add
 
-    def source(self, file: str) -> str:
-        """The text of one of the exercise's files: ``stub.py``, ``solution.py``, ``wrong_….py``."""
-        return resources.files(self.package).joinpath(file).read_text(encoding="utf-8")
+    @classmethod
+    def load(cls, package: str) -> Exercise:
+        """The exercise declared in the ``exercise.toml`` of `package` (an exercise's folder)."""
+        declared = tomllib.loads(read(package, "exercise.toml"))
+        wrong = tuple(
+            WrongVariant(variant["name"], variant["bug"], variant["message"], _edits(variant))
+            for variant in declared.pop("wrong")
+        )
+        snippet = declared.pop("solution", None)
+        if snippet is not None:
+            before, sections = snippet.get("before", ""), tuple(snippet["snippets"])
+            declared["snippet_solution"] = SnippetSolution(sections, before, _edits(snippet))
+        stub = declared.pop("stub", None)
+        if stub is not None:
+            declared["stub_edits"] = _edits(stub)
+        for listed in ("provides", "requires", "hints"):
+            declared[listed] = tuple(declared[listed])
+        return cls(**declared, wrong=wrong, package=package)
 
     @property
     def stub(self) -> str:
-        return self.source("stub.py")
+        """What the reader starts from: ``stub.py``, or the solution with the ``[stub]`` edits made."""
+        if self.stub_edits is not None:
+            return apply_edits(self.solution, self.stub_edits, f"exercise {self.id!r}, stub")
+        return read(self.package, "stub.py")
 
     @property
     def solution(self) -> str:
-        return self.source("solution.py")
+        """The reference solution: ``solution.py``, or the package's code the chapter shows, edited."""
+        if self.snippet_solution is not None:
+            return self.snippet_solution.source(self.id)
+        return read(self.package, "solution.py")
+
+    def wrong_source(self, name: str) -> str:
+        """The full source of wrong variant `name`: the solution with its edits made."""
+        for variant in self.wrong:
+            if variant.name == name:
+                return variant.source(self.solution, self.id)
+        known = ", ".join(variant.name for variant in self.wrong)
+        raise SourceError(f"exercise {self.id!r} has no wrong variant {name!r}; it has: {known}")
+
+
+def _edits(declared: dict) -> tuple[tuple[str, str], ...]:
+    return tuple((old, new) for old, new in declared.get("edits", ()))
 
 
 def num(x: object) -> str:

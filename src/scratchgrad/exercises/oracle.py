@@ -16,7 +16,16 @@ from collections.abc import Callable, Iterable
 import scratchgrad
 from scratchgrad.exercises.exercise import Fail, num
 
-__all__ = ["Builder", "children", "close", "expected", "gradient_mismatch", "require_gradients"]
+__all__ = [
+    "Builder",
+    "children",
+    "close",
+    "expected",
+    "gradient_mismatch",
+    "require_close",
+    "require_gradients",
+    "value_of",
+]
 
 Builder = Callable[[type], dict[str, object]]
 """Given a Value class, build an expression and return its nodes by name, inputs first, output last."""
@@ -29,6 +38,20 @@ def close(a: object, b: float, tolerance: float = 1e-6) -> bool:
     if not math.isfinite(a) or not math.isfinite(b):
         return a == b
     return abs(a - b) <= tolerance * max(1.0, abs(a), abs(b))
+
+
+def value_of(node: object) -> object:
+    """The number the reader's code produced: ``node.data``, or `node` itself when it has no data."""
+    return getattr(node, "data", node)
+
+
+def require_close(got: object, want: float, what: str, hint: str = "", tolerance: float = 1e-6) -> None:
+    """Fail with "<what> should be <want>; yours is <got><hint>" unless the reader's `got` is `want`.
+
+    `got` is compared with `close`, so a missing number (None, a Value) fails too.
+    """
+    if not close(got, want, tolerance):
+        raise Fail(f"{what} should be {num(want)}; yours is {num(got)}{hint}")
 
 
 def expected(build: Builder) -> dict[str, tuple[float, float]]:

@@ -1,30 +1,10 @@
 """The += bug: a Value used twice must collect a share of gradient from each use."""
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 from scratchgrad.exercises.expressions import diamond, two_neurons
 from scratchgrad.exercises.oracle import close, require_gradients
 
-EXERCISE = Exercise(
-    id="accumulate",
-    chapter="accumulating-gradients",
-    title="The += fix",
-    task=(
-        "The `+` and `*` below have the bug of the chapter: their `_backward` assigns a child's "
-        "gradient with `=`. Fix them so that a Value used twice gets both shares."
-    ),
-    provides=("Value",),
-    requires=("backward",),
-    hints=(
-        "Try b = a + a; b.backward(): the answer should be 2, since b = 2a.",
-        "In a + a, self and other are the same object: the second line overwrites the first.",
-        "Add each share to what is already there: self.grad += …, other.grad += ….",
-    ),
-    wrong=(
-        WrongVariant("wrong_add_only.py", "fixes + but not *", "a * a with a = 3 should give a.grad = 6.0"),
-        WrongVariant("wrong_mul_only.py", "fixes * but not +", "a + a should give a.grad = 2.0"),
-    ),
-    package=__name__,
-)
+EXERCISE = Exercise.load(__name__)
 
 
 def _grad_of_a(engine: Engine, expression) -> float:

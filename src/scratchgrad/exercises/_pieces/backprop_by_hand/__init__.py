@@ -2,35 +2,11 @@
 
 from functools import partial
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.expressions import chapter_expression
 from scratchgrad.exercises.oracle import expected, gradient_mismatch
 
-EXERCISE = Exercise(
-    id="backprop-by-hand",
-    chapter="backprop-by-hand",
-    title="The chapter's gradients, by hand",
-    task=(
-        "Write `backprop_by_hand(a, b, c, f, e, d, L)` for e = a·b, d = e + c, L = d·f: set the `.grad` "
-        "of all seven nodes, starting with L.grad = 1 and walking back. Compute each from `.data` and "
-        "the gradient above it, not as a typed number: the check also uses other numbers."
-    ),
-    provides=("backprop_by_hand",),
-    requires=("value-graph",),
-    hints=(
-        "Start at the end: L.grad = 1.0.",
-        "L = d * f: d.grad = f.data * L.grad and f.grad = d.data * L.grad.",
-        "A sum passes its gradient on unchanged: e.grad = d.grad, c.grad = d.grad.",
-        "Set a node's grad only after the grad of the node above it is known.",
-    ),
-    wrong=(
-        WrongVariant(
-            "wrong_swapped_product.py", "a product gives each factor its own value", "dL/dd should be -2.0"
-        ),
-        WrongVariant("wrong_typed_numbers.py", "the chapter's numbers typed in", "with a = 1.5"),
-    ),
-    package=__name__,
-)
+EXERCISE = Exercise.load(__name__)
 
 OTHER_POINT = {"a": 1.5, "b": 4.0, "c": -0.5, "f": 3.0}
 

@@ -1,32 +1,10 @@
 """Automating backward, part 2: one call runs every rule, in the reverse of a topological order."""
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 from scratchgrad.exercises.expressions import chapter_expression, neuron, tanh_chain
 from scratchgrad.exercises.oracle import Builder, children, close, gradient_mismatch
 
-EXERCISE = Exercise(
-    id="backward",
-    chapter="automatic-backward",
-    title="backward()",
-    task=(
-        "Give your Value a `backward()` method: the output's own gradient is 1, then every node's "
-        "`_backward` runs after all the nodes that use it — walk your `topological_order` reversed."
-    ),
-    provides=("Value.backward",),
-    requires=("local-derivatives", "topological-order"),
-    hints=(
-        "d(self)/d(self) = 1: set self.grad = 1.0 first.",
-        "topological_order(self) lists every node after its children; backward needs the opposite.",
-        "for node in reversed(topological_order(self)): node._backward()",
-    ),
-    wrong=(
-        WrongVariant(
-            "wrong_not_reversed.py", "walks the order inputs first", "before its own gradient arrived"
-        ),
-        WrongVariant("wrong_no_seed.py", "forgets that dL/dL = 1", "dL/dL should be 1.0"),
-    ),
-    package=__name__,
-)
+EXERCISE = Exercise.load(__name__)
 
 
 def _require_backward(engine: Engine, build: Builder) -> str:

@@ -1,38 +1,9 @@
 """More operations, by composition: -, / and the reflected operators need no new backward rule."""
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 from scratchgrad.exercises.oracle import close
 
-EXERCISE = Exercise(
-    id="composed-ops",
-    chapter="more-operations",
-    title="-, / and numbers on the left",
-    task=(
-        "Give your Value negation, subtraction and division, built from `+`, `*` and `**` (no new "
-        "backward rule), and the reflected operators so a plain number may stand on the left: "
-        "`2 + a`, `2 * a`, `2 - a`, `2 / a`, and `sum(values)`."
-    ),
-    provides=(
-        "Value.__neg__",
-        "Value.__sub__",
-        "Value.__truediv__",
-        "Value.__radd__",
-        "Value.__rmul__",
-        "Value.__rsub__",
-        "Value.__rtruediv__",
-    ),
-    requires=("power-and-exp",),
-    hints=(
-        "-a is a * -1; a - b is a + (-b); a / b is a * b**-1.",
-        "Python calls a.__radd__(2) for 2 + a: the number is `other`, the Value is `self`.",
-        "Order matters for - and /: 2 - a is other + (-self), not self - other.",
-    ),
-    wrong=(
-        WrongVariant("wrong_rsub.py", "2 - a computed as a - 2", "other - self"),
-        WrongVariant("wrong_truediv.py", "a / b computed as b / a", "a / b with a = 3"),
-    ),
-    package=__name__,
-)
+EXERCISE = Exercise.load(__name__)
 
 A, B = 3.0, 4.0
 CASES = (

@@ -2,36 +2,9 @@
 
 import math
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 
-EXERCISE = Exercise(
-    id="gradient-check",
-    chapter="checking-against-pytorch",
-    title="A numerical gradient check",
-    task=(
-        "Write `numerical_gradient(f, xs, h=1e-6)`: for a function `f` of Values that returns a Value, "
-        "the slope with respect to each number of `xs` by central differences (nudge both ways). Then "
-        "`gradients_agree(f, xs, tolerance=1e-6)`: run `f` on Values, `backward()`, and say whether every "
-        "gradient agrees with the numerical one — relative to its size, with a floor of 1 near zero."
-    ),
-    provides=("numerical_gradient", "gradients_agree"),
-    requires=("composed-ops",),
-    hints=(
-        "Nudge one input at a time: evaluate f on fresh Values with xs[i] + h, then xs[i] − h, "
-        "and read .data.",
-        "The central difference is (f(x + h) − f(x − h)) / 2h: its error shrinks like h², not h.",
-        "Compare |a − b| / max(|a|, |b|, 1) with the tolerance: relative for big gradients, absolute near 0.",
-    ),
-    wrong=(
-        WrongVariant("wrong_one_sided.py", "a one-sided difference (f(x + h) − f(x)) / h", "nudge both ways"),
-        WrongVariant(
-            "wrong_absolute_error.py",
-            "compares |a − b| without scaling by the size",
-            "relative to their size",
-        ),
-    ),
-    package=__name__,
-)
+EXERCISE = Exercise.load(__name__)
 
 
 def _gradient_list(engine: Engine, f, xs, h=None) -> list:
@@ -66,17 +39,18 @@ def _central(engine: Engine) -> str:
     return f"{num(got[0])}: off by h², not by h"
 
 
+def _require_verdict(verdict: object, want: bool, situation: str, hint: str = "") -> None:
+    if verdict is not want:
+        raise Fail(f"{situation} gradients_agree should say {want}; it said {verdict!r}{hint}")
+
+
 @EXERCISE.check("gradients_agree says yes to a correct engine")
 def _agrees(engine: Engine) -> str:
     def neuron(x1, w1, x2, w2, b):
         return (x1 * w1 + x2 * w2 + b).tanh()
 
     verdict = engine.gradients_agree(neuron, [2.0, -3.0, 0.0, 1.0, 0.88])
-    if verdict is not True:
-        raise Fail(
-            "for the neuron, your Value's backward() is right, so gradients_agree should say "
-            f"True; it said {verdict!r}"
-        )
+    _require_verdict(verdict, True, "for the neuron, your Value's backward() is right, so")
     return "True for the neuron"
 
 
@@ -94,24 +68,18 @@ def _catches(engine: Engine) -> str:
         return out
 
     verdict = engine.gradients_agree(square_with_a_bug, [1.5])
-    if verdict is not False:
-        raise Fail(
-            "for a node whose rule gives d(x²)/dx = x instead of 2x, gradients_agree should say "
-            f"False; it said {verdict!r}"
-        )
+    _require_verdict(verdict, False, "for a node whose rule gives d(x²)/dx = x instead of 2x,")
     return "False for a rule that gives x instead of 2x"
 
 
 @EXERCISE.check("gradients_agree on big and on zero gradients")
 def _scales(engine: Engine) -> str:
-    verdict = engine.gradients_agree(lambda x: x**4, [300.0])
-    if verdict is not True:
-        raise Fail(
-            "for x⁴ at 300 the gradient is 1.08e+08, and nudging matches it to 9 digits; "
-            "gradients_agree said "
-            f"{verdict!r} — compare the difference relative to their size, not as an absolute number"
-        )
+    _require_verdict(
+        engine.gradients_agree(lambda x: x**4, [300.0]),
+        True,
+        "for x⁴ at 300 the gradient is 1.08e+08, and nudging matches it to 9 digits;",
+        " — compare the difference relative to their size, not as an absolute number",
+    )
     verdict = engine.gradients_agree(lambda x: x * x, [0.0])
-    if verdict is not True:
-        raise Fail(f"for x·x at 0 both gradients are 0; gradients_agree said {verdict!r}")
+    _require_verdict(verdict, True, "for x·x at 0 both gradients are 0;")
     return "True for x⁴ at 300 (gradient 1.08e+08) and for x·x at 0"

@@ -1,37 +1,11 @@
 """Local gradients and the chain rule: each operation carries its own backward rule."""
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 from scratchgrad.exercises.expressions import neuron
-from scratchgrad.exercises.oracle import close, require_gradients
+from scratchgrad.exercises.oracle import close, require_close, require_gradients, value_of
 
-EXERCISE = Exercise(
-    id="local-derivatives",
-    chapter="chain-rule",
-    title="Backward rules for +, * and tanh",
-    task=(
-        "Re-open your Value (`class Value(Value):`) and give every Value a `grad` (0 at first) and a "
-        "`_backward` closure. For `+`, `*` and `tanh`, the result's `_backward` adds (local derivative) "
-        "× `out.grad` to each child's grad. Plain numbers on the right (`a + 1`, `a * 2`) become Values."
-    ),
-    provides=("Value",),
-    requires=("value-graph", "tanh-derivative"),
-    hints=(
-        "A sum passes out.grad to both children unchanged: self.grad += out.grad.",
-        "A product gives each child the other child's data times out.grad.",
-        "For o = tanh(n): n.grad += (1 − o²) · out.grad, with o = out.data — or your tanh_derivative(n).",
-        "Wrap a plain number first: other = other if isinstance(other, Value) else Value(other).",
-    ),
-    wrong=(
-        WrongVariant("wrong_product_not_swapped.py", "each factor gets its own value", "should be b = -3.0"),
-        WrongVariant(
-            "wrong_forgets_out_grad.py",
-            "the local derivative alone, not times out.grad",
-            "multiply the local derivative by out.grad",
-        ),
-        WrongVariant("wrong_tanh_of_input.py", "1 − n² from the input, not 1 − tanh(n)²", "1 − n²"),
-    ),
-    package=__name__,
-)
+EXERCISE = Exercise.load(__name__)
+N = 0.8813735870195432  # tanh(N) = 1/√2, so 1 − tanh(N)² = ½
 
 
 def _rule(engine: Engine, a_data: float, b_data: float, symbol: str, out_grad: float) -> tuple:
@@ -55,12 +29,9 @@ def _fresh(engine: Engine) -> str:
 
 @EXERCISE.check("a + b passes out.grad to both")
 def _add(engine: Engine) -> str:
-    got = _rule(engine, 2.0, -3.0, "+", 1.5)
-    if not (close(got[0], 1.5) and close(got[1], 1.5)):
-        raise Fail(
-            f"with out.grad = 1.5, out._backward() should give a.grad = b.grad = 1.5; yours gave "
-            f"{num(got[0])} and {num(got[1])}"
-        )
+    ga, gb = _rule(engine, 2.0, -3.0, "+", 1.5)
+    require_close(ga, 1.5, "with out = a + b and out.grad = 1.5, a.grad after out._backward()")
+    require_close(gb, 1.5, "with out = a + b and out.grad = 1.5, b.grad after out._backward()")
     return "d(a+b)/da = d(a+b)/db = 1, times out.grad"
 
 
@@ -72,32 +43,22 @@ def _mul(engine: Engine) -> str:
     if not close(gb, 2.0):
         raise Fail(f"d(a·b)/db should be a = 2.0 (a = 2, b = -3); your _backward gave b.grad = {num(gb)}")
     ga, gb = _rule(engine, 2.0, -3.0, "*", 2.0)
-    if not (close(ga, -6.0) and close(gb, 4.0)):
-        raise Fail(
-            f"with out.grad = 2, a.grad should be b · out.grad = -6.0 and b.grad = 4.0; yours gave "
-            f"{num(ga)} and {num(gb)} — multiply the local derivative by out.grad"
-        )
+    times = " — multiply the local derivative by out.grad"
+    require_close(ga, -6.0, "with out.grad = 2, a.grad = b · out.grad", times)
+    require_close(gb, 4.0, "with out.grad = 2, b.grad = a · out.grad", times)
     return "a.grad = b · out.grad, b.grad = a · out.grad"
 
 
 @EXERCISE.check("tanh: (1 − tanh²) × out.grad")
 def _tanh(engine: Engine) -> str:
-    n = engine.Value(0.8813735870195432)
+    n = engine.Value(N)
     o = n.tanh()
-    if not close(getattr(o, "data", None), 0.7071067811865476):
-        raise Fail(f"tanh(0.8814) should be 0.707107; yours is {num(getattr(o, 'data', o))}")
+    require_close(value_of(o), 0.7071067811865476, "tanh(0.8814)")
     o.grad = 2.0
     o._backward()
-    if not close(n.grad, 1.0):
-        hint = (
-            " — is it 1 − n² of the input? It should be 1 − tanh(n)², from the output"
-            if close(n.grad, 2.0 * (1 - 0.8813735870195432**2))
-            else ""
-        )
-        raise Fail(
-            f"with o = tanh(n) at n = 0.8814 and o.grad = 2, n.grad should be (1 − o²)·2 = 1.0; "
-            f"yours is {num(n.grad)}{hint}"
-        )
+    from_input = close(n.grad, 2.0 * (1 - N**2))
+    hint = " — is it 1 − n² of the input? It should be 1 − tanh(n)², from the output" if from_input else ""
+    require_close(n.grad, 1.0, "with o = tanh(n) at n = 0.8814 and o.grad = 2, n.grad = (1 − o²)·2", hint)
     return "tanh(0.8814) = 0.707107, and n.grad = (1 − 0.5)·2 = 1.0"
 
 
@@ -105,15 +66,11 @@ def _tanh(engine: Engine) -> str:
 def _numbers(engine: Engine) -> str:
     a = engine.Value(3.0)
     total, product = a + 1, a * 2
-    if not (close(getattr(total, "data", None), 4.0) and close(getattr(product, "data", None), 6.0)):
-        raise Fail(
-            f"a + 1 and a * 2 with a = 3 should be 4.0 and 6.0; yours are "
-            f"{num(getattr(total, 'data', total))} and {num(getattr(product, 'data', product))}"
-        )
+    require_close(value_of(total), 4.0, "a + 1 with a = 3")
+    require_close(value_of(product), 6.0, "a * 2 with a = 3")
     product.grad = 1.0
     product._backward()
-    if not close(a.grad, 2.0):
-        raise Fail(f"d(a·2)/da should be 2.0; your _backward gave a.grad = {num(a.grad)}")
+    require_close(a.grad, 2.0, "d(a·2)/da (a.grad after its _backward)")
     return "numbers become Values, and d(a·2)/da = 2"
 
 

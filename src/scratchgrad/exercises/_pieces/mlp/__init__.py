@@ -3,37 +3,10 @@
 import math
 
 import scratchgrad.nn
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 from scratchgrad.exercises.oracle import close
 
-EXERCISE = Exercise(
-    id="mlp",
-    chapter="neurons-layers-mlp",
-    title="Neuron, Layer, MLP",
-    task=(
-        "Build a textbook network from your Value. `Neuron(nin)`: weights `w` (one Value per input, random "
-        "in [−1, 1]) and a bias `b`; calling it on inputs gives tanh(w·x + b). `Layer(nin, "
-        "nout)`: `neurons`, "
-        "a list of new Neurons; calling it gives their outputs. `MLP(nin, nouts)`: `layers`, one Layer per "
-        "size, each fed by the one before; with one output neuron it returns that Value. All three have "
-        "`parameters()`: every weight and bias, once each."
-    ),
-    provides=("Neuron", "Layer", "MLP"),
-    requires=("composed-ops",),
-    hints=(
-        "Neuron: sum((wi * xi for wi, xi in zip(self.w, x)), self.b).tanh()",
-        "Layer: [Neuron(nin) for _ in range(nout)] — a new neuron each time, not [Neuron(nin)] * nout.",
-        "MLP: sizes = [nin] + nouts; one Layer(sizes[i], sizes[i + 1]) per pair.",
-        "parameters(): a neuron's is self.w + [self.b]; a layer's and an MLP's collect their parts'.",
-    ),
-    wrong=(
-        WrongVariant(
-            "wrong_shared_neuron.py", "[Neuron(nin)] * nout: one neuron, four times", "the same neuron"
-        ),
-        WrongVariant("wrong_forgets_bias.py", "parameters() leaves out the bias", "3 weights and the bias"),
-    ),
-    package=__name__,
-)
+EXERCISE = Exercise.load(__name__)
 
 XS = ([2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0])
 YS = (1.0, -1.0, -1.0, 1.0)

@@ -2,30 +2,10 @@
 
 import math
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 from scratchgrad.exercises.oracle import close
 
-EXERCISE = Exercise(
-    id="power-and-exp",
-    chapter="more-operations",
-    title="Two new primitives: ** and exp",
-    task=(
-        "Give your Value `__pow__` for a plain-number exponent (`a ** 3`, `a ** -1`, `a ** 0.5`) and "
-        "`exp()`, each with its forward value and its backward rule."
-    ),
-    provides=("Value.__pow__", "Value.exp"),
-    requires=("accumulate",),
-    hints=(
-        "d(aⁿ)/da = n · aⁿ⁻¹, for a fixed number n.",
-        "d(eᵃ)/da = eᵃ: the output itself, out.data.",
-        "Both rules add to self.grad, times out.grad, as every rule does.",
-    ),
-    wrong=(
-        WrongVariant("wrong_power_rule.py", "n · aⁿ instead of n · aⁿ⁻¹", "= 3·x²"),
-        WrongVariant("wrong_exp_rule.py", "uses the input a instead of eᵃ", "= exp(x)"),
-    ),
-    package=__name__,
-)
+EXERCISE = Exercise.load(__name__)
 
 
 def _derivative(engine: Engine, x: float, operation) -> tuple[object, float]:

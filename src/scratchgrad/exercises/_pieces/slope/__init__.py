@@ -2,30 +2,9 @@
 
 import math
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 
-EXERCISE = Exercise(
-    id="slope",
-    chapter="derivatives",
-    title="Slope by nudging",
-    task=(
-        "Write `slope(f, x, h=1e-6)`: how fast `f` changes at `x`, measured by nudging `x` by `h` "
-        "and dividing the rise of `f` by the run `h`."
-    ),
-    provides=("slope",),
-    requires=(),
-    hints=(
-        "The rise is f(x + h) − f(x): how far f moved when x moved by h.",
-        "Slope is rise over run: divide the rise by h.",
-        "Use the h you are given: the check passes h = 0.5 once, where nudging gives a visibly "
-        "different answer.",
-    ),
-    wrong=(
-        WrongVariant("wrong_no_division.py", "returns the rise without dividing by h", "did you divide"),
-        WrongVariant("wrong_tiny_h.py", "a default h so small that x + h == x", "x + h == x"),
-    ),
-    package=__name__,
-)
+EXERCISE = Exercise.load(__name__)
 
 
 def _slope_of(engine: Engine, f, x: float, h: float | None = None) -> object:

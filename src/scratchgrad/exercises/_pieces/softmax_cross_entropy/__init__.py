@@ -4,35 +4,11 @@ import math
 
 import scratchgrad
 from scratchgrad.datasets import spiral
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
-from scratchgrad.exercises.oracle import close
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
+from scratchgrad.exercises.oracle import require_close, value_of
 from scratchgrad.losses import softmax_cross_entropy
 
-EXERCISE = Exercise(
-    id="softmax-cross-entropy",
-    chapter="beyond-four-points",
-    title="Stretch: softmax cross-entropy on the spiral",
-    task=(
-        "Give your Value `log()` (for a positive number), then write `softmax_cross_entropy(logits, label)`: "
-        "for one row of logits (Values) and the index of the true class, −log of the softmax probability "
-        "of that class, computed so that logits of ±1000 do not overflow."
-    ),
-    provides=("Value.log", "softmax_cross_entropy"),
-    requires=("mlp",),
-    hints=(
-        "d(ln a)/da = 1/a.",
-        "−log softmax(z)[c] = log(Σₖ exp(zₖ)) − z_c.",
-        "exp(1000) overflows. Subtract m = the largest logit's data from every logit first: no "
-        "probability changes.",
-        "The gradient with respect to z_j comes out as softmax(z)_j − [j = c]: your engine finds "
-        "it by itself.",
-    ),
-    wrong=(
-        WrongVariant("wrong_no_shift.py", "exponentiates the raw logits", "subtract the largest logit"),
-        WrongVariant("wrong_sign.py", "log softmax, without the minus", "should be"),
-    ),
-    package=__name__,
-)
+EXERCISE = Exercise.load(__name__)
 
 
 def _reference(logits: list[float], label: int) -> tuple[float, list[float]]:
@@ -46,7 +22,7 @@ def _yours(engine: Engine, logits: list[float], label: int) -> tuple[object, lis
     row = [engine.Value(z) for z in logits]
     loss = engine.softmax_cross_entropy(row, label)
     loss.backward()
-    return getattr(loss, "data", loss), [z.grad for z in row]
+    return value_of(loss), [z.grad for z in row]
 
 
 @EXERCISE.check("log: ln a and 1/a")
@@ -54,11 +30,8 @@ def _log(engine: Engine) -> str:
     a = engine.Value(2.0)
     out = a.log()
     out.backward()
-    if not close(getattr(out, "data", out), math.log(2.0)) or not close(a.grad, 0.5):
-        raise Fail(
-            f"log at 2 should be {num(math.log(2))} with gradient 0.5; yours gives "
-            f"{num(getattr(out, 'data', out))} and {num(a.grad)}"
-        )
+    require_close(value_of(out), math.log(2.0), "log(a) at a = 2")
+    require_close(a.grad, 0.5, "d log(a)/da = 1/a at a = 2")
     return "ln 2 = 0.693147, slope 0.5"
 
 
@@ -67,16 +40,10 @@ def _row(engine: Engine) -> str:
     for logits, label in (([2.0, 1.0, 0.1], 0), ([0.5, -1.5, 3.0], 1)):
         want, want_grads = _reference(logits, label)
         got, grads = _yours(engine, logits, label)
-        if not close(got, want):
-            raise Fail(
-                f"for logits {logits} and class {label} the loss should be {num(want)}; yours is {num(got)}"
-            )
+        case = f"for logits {logits} and class {label}"
+        require_close(got, want, f"{case} the loss")
         for j, (g, w) in enumerate(zip(grads, want_grads, strict=False)):
-            if not close(g, w):
-                raise Fail(
-                    f"for logits {logits} and class {label}, d loss/d z{j} should be softmax − one-hot = "
-                    f"{num(w)}; yours is {num(g)}"
-                )
+            require_close(g, w, f"{case}, d loss/d z{j} = softmax − one-hot")
     return "losses and gradients as scratchgrad.losses.softmax_cross_entropy"
 
 
@@ -90,8 +57,7 @@ def _large(engine: Engine) -> str:
             f"logits {logits} raised OverflowError (exp(1000) is too big for a float) — subtract the largest "
             "logit from every logit first: it changes no probability"
         ) from None
-    if not close(got, 1000.0):
-        raise Fail(f"for logits {logits} and class 1 the loss should be 1000.0; yours is {num(got)}")
+    require_close(got, 1000.0, f"for logits {logits} and class 1 the loss")
     return "loss 1000.0 for class 1, no overflow"
 
 

@@ -2,30 +2,9 @@
 
 import math
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 
-EXERCISE = Exercise(
-    id="tanh-derivative",
-    chapter="backprop-by-hand",
-    title="The slope of tanh",
-    task=(
-        "Work out d/dx tanh(x) and write it as `tanh_derivative(x)` for a plain number x. "
-        "Write it with tanh(x) itself: that is the form a backward rule wants, because the "
-        "forward pass has already computed tanh(x)."
-    ),
-    provides=("tanh_derivative",),
-    requires=(),
-    hints=(
-        "tanh(x) = (e²ˣ − 1) / (e²ˣ + 1); differentiate it as a quotient, or nudge it with your slope.",
-        "The result can be written with tanh(x) alone: 1 minus something.",
-        "d/dx tanh(x) = 1 − tanh(x)². math.tanh gives tanh(x).",
-    ),
-    wrong=(
-        WrongVariant("wrong_squares_x.py", "1 − x² instead of 1 − tanh(x)²", "squared x"),
-        WrongVariant("wrong_not_squared.py", "1 − tanh(x), not squared", "forget to square"),
-    ),
-    package=__name__,
-)
+EXERCISE = Exercise.load(__name__)
 
 POINTS = (0.0, 0.5, -1.2, 0.8813735870195432, 3.0)
 

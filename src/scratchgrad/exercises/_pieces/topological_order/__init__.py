@@ -1,33 +1,9 @@
 """Automating backward, part 1: an order that lists every node after the nodes it was made from."""
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import children, every_node
 
-EXERCISE = Exercise(
-    id="topological-order",
-    chapter="automatic-backward",
-    title="A topological order",
-    task=(
-        "Write `topological_order(root)`: a list of every Value `root` was computed from (and `root`), "
-        "each exactly once, each after all of its children (`_prev`)."
-    ),
-    provides=("topological_order",),
-    requires=("value-graph",),
-    hints=(
-        "To list a node after its children, list its children first: a function that calls itself.",
-        "Keep a set of visited nodes, so that a Value used twice is listed once.",
-        "Append the node only after the loop over its children has finished.",
-    ),
-    wrong=(
-        WrongVariant(
-            "wrong_node_before_children.py",
-            "appends a node before visiting its children",
-            "which L was made from",
-        ),
-        WrongVariant("wrong_no_visited_set.py", "no visited set: a reused Value is listed again", "times"),
-    ),
-    package=__name__,
-)
+EXERCISE = Exercise.load(__name__)
 
 
 def _labelled(engine: Engine, **data: float) -> dict:

@@ -1,33 +1,9 @@
 """Training a network: forward, zero the gradients, backward, step against the gradient."""
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 from scratchgrad.exercises.oracle import close
 
-EXERCISE = Exercise(
-    id="training",
-    chapter="training",
-    title="A training loop",
-    task=(
-        "Write `train(model, xs, ys, steps, learning_rate)`: each step computes the mean squared error "
-        "of the model's outputs over all examples, sets every parameter's gradient to zero, runs "
-        "`backward()`, and moves every parameter against its gradient. Return the list of losses, one "
-        "per step (each measured before that step's update)."
-    ),
-    provides=("train",),
-    requires=("mlp",),
-    hints=(
-        "The loss: sum((model(x) - y) ** 2 for x, y in zip(xs, ys)) / len(xs).",
-        "backward() adds to .grad: set p.grad = 0.0 for every parameter before calling it.",
-        "Downhill is against the gradient: p.data -= learning_rate * p.grad.",
-    ),
-    wrong=(
-        WrongVariant(
-            "wrong_no_zero_grad.py", "never sets the gradients back to zero", "never zeroes the gradients"
-        ),
-        WrongVariant("wrong_uphill.py", "p.data += learning_rate * p.grad", "moves uphill"),
-    ),
-    package=__name__,
-)
+EXERCISE = Exercise.load(__name__)
 
 XS = ([2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0])
 YS = (1.0, -1.0, -1.0, 1.0)

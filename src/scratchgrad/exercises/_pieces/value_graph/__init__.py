@@ -1,32 +1,9 @@
 """The Value object: a number that records its children and the operation that made it."""
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, WrongVariant, num
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 from scratchgrad.exercises.oracle import children
 
-EXERCISE = Exercise(
-    id="value-graph",
-    chapter="value-object",
-    title="A Value that remembers how it was made",
-    task=(
-        'Write `class Value` with `Value(data, label="", _children=(), _op="")`, keeping `data`, '
-        "`label`, the children in `_prev` and the operation in `_op`. `a + b` and `a * b` return a new "
-        'Value whose children are `a` and `b` and whose `_op` is `"+"` or `"*"`.'
-    ),
-    provides=("Value",),
-    requires=(),
-    hints=(
-        "In __init__, keep the children as a set: self._prev = set(_children).",
-        '__add__ returns Value(self.data + other.data, "", (self, other), "+").',
-        "Never change self or other inside an operation: every result is a new Value.",
-    ),
-    wrong=(
-        WrongVariant(
-            "wrong_forgets_children.py", "the result does not record its children", "should hold a and b"
-        ),
-        WrongVariant("wrong_in_place.py", "+ changes a and returns it", "a new Value"),
-    ),
-    package=__name__,
-)
+EXERCISE = Exercise.load(__name__)
 
 
 def _held(node: object, a: object, b: object) -> str:
@@ -64,11 +41,9 @@ def _input(engine: Engine) -> str:
             f"Value(2.0, label='a') should have data 2.0 and label 'a'; yours has "
             f"{num(getattr(a, 'data', None))} and {getattr(a, 'label', None)!r}"
         )
-    if children(a) or getattr(a, "_op", None) != "":
-        raise Fail(
-            f"an input has no children and _op ''; yours has _prev {children(a)!r}, _op "
-            f"{getattr(a, '_op', None)!r}"
-        )
+    op = getattr(a, "_op", None)
+    if children(a) or op != "":
+        raise Fail(f"an input has no children and _op ''; yours has _prev {children(a)!r}, _op {op!r}")
     return "data 2.0, label 'a', no children, _op ''"
 
 

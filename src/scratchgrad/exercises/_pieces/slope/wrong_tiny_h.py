@@ -1,3 +1,0 @@
-def slope(f, x, h=1e-17):
-    """How fast f changes at x: nudge x by h and compare."""
-    return (f(x + h) - f(x)) / h
