@@ -35,6 +35,9 @@ from scratchgrad.playground import (
     predict,
 )
 from scratchgrad.playground import to_query as query_of
+from scratchgrad.playground.panel import PanelSession
+from scratchgrad.playground.program import YOUR_MODULE
+from scratchgrad.playground.your_engine import ENGINE_PIECES
 
 ARTIFACTS = PAGE_ARTIFACTS.parent / "playground"
 DATA_SETS = ["four_points", "xor", "moons", "circles", "spiral"]
@@ -411,3 +414,69 @@ def test_leaving_the_page_by_instant_navigation_and_coming_back_gives_a_working_
     assert panel_state(page)["steps"] == 0
     page.click(".sg-pg-step")
     page.wait_for_function(f"document.querySelector('{PANEL}').dataset.sgSteps === '1'")
+
+
+# -- the capstone: the reader's own engine trains (issue 11, point 6) ----------------------------
+
+YOURS = "dataset=xor&hidden=4&lr=0.3&engine=yours"
+
+
+def readers_engine() -> dict[str, str]:
+    """Every piece the training loop builds on, passed with the reader's own code (renamed names)."""
+    work = {piece.id: piece.solution for piece in ENGINE_PIECES}
+    work["training"] = work["training"].replace("losses", "history_of_losses")
+    return work
+
+
+def store_as_passed(context, work: dict[str, str]) -> None:
+    """Before any page loads: the browser remembers `work` as code that passed its checks."""
+    records = {
+        f"scratchgrad:exercise:{exercise}": json.dumps(
+            {"code": code, "stub": "", "checked": True, "passed": code}
+        )
+        for exercise, code in work.items()
+    }
+    context.add_init_script(
+        f"try {{ for (const [key, value] of Object.entries({json.dumps(records)})) "
+        "if (localStorage.getItem(key) === null) localStorage.setItem(key, value); } "
+        "catch {}  // a frame without storage (the service worker's, about:blank)"
+    )
+
+
+def test_the_capstone_trains_with_the_readers_engine_as_cpython_does(context, site_url):
+    work = readers_engine()
+    store_as_passed(context, work)
+    page = open_playground(context, site_url, YOURS)
+    assert page.locator("select[name=engine]").input_value() == "yours"
+    play_until(page, 30)
+    pause(page)
+    shown = panel_state(page)
+    session = PanelSession()
+    session.configure(YOURS, "", json.dumps(work))
+    expected = json.loads(session.step(shown["steps"]))
+    # The reader's Value keeps its children in a set: the order gradients are summed in, so the
+    # last bits, differ between two Pythons.
+    assert shown["loss"] == pytest.approx(expected["loss"], rel=1e-9)
+    assert shown["accuracy"] == expected["accuracy"]
+    for unused in ("activation", "loss", "optimizer"):
+        assert page.locator(f".sg-pg-field[data-field={unused}].sg-pg-field--unused").count() == 1
+
+    page.click(".sg-pg-code summary")
+    page.wait_for_function("document.querySelector('.sg-pg-program code').textContent.length > 0")
+    assert f"from {YOUR_MODULE} import MLP, train" in page.locator(".sg-pg-program code").text_content()
+    page.click(".sg-pg-code-bar >> text=Run it here")
+    output = page.locator(".sg-pg-code-output")
+    output.filter(has_text=f"step {shown['steps']}:").wait_for(timeout=LOAD_TIMEOUT_MS)
+    words = output.text_content().replace(",", "").split()
+    assert float(words[3]) == pytest.approx(shown["loss"], rel=1e-9)
+
+
+def test_the_capstone_names_the_pieces_still_missing_instead_of_training(context, site_url):
+    work = readers_engine()
+    del work["mlp"]
+    store_as_passed(context, work)
+    page = open_playground(context, site_url, YOURS)
+    assert panel_state(page)["state"] == "invalid"
+    message = page.locator(".sg-pg-field[data-field=engine] .sg-pg-message").text_content()
+    assert "“Neuron, Layer, MLP” (chapter neurons-layers-mlp)" in message
+    assert page.is_disabled(".sg-pg-play")

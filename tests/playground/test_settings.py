@@ -222,7 +222,7 @@ def test_the_url_lists_every_setting_readably():
     query = to_query(PRESETS["micrograd_demo"])
     assert query == (
         "dataset=moons&noise=0.1&points=100&hidden=16,16&activation=relu&loss=hinge&optimizer=sgd"
-        "&lr=1.0&schedule=linear&decay=0.009&l2=0.0001&batch_size=all&seed=0"
+        "&lr=1.0&schedule=linear&decay=0.009&l2=0.0001&batch_size=all&seed=0&engine=scratchgrad"
     )
 
 

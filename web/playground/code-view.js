@@ -3,7 +3,9 @@
 // The program trains for as many steps as the panel has taken (100 before the first step) and
 // prints the loss and accuracy the panel shows at that step. Copy puts it on the clipboard;
 // "Run it here" runs it in the page's Python (the runtime of the code blocks), so the reader
-// sees it print the panel's numbers.
+// sees it print the panel's numbers. A prelude, when the panel gives one, runs first: with
+// engine=yours it makes the reader's engine importable, as the exported file next to the
+// program would.
 
 const FIRST_STEPS = 100;
 
@@ -15,15 +17,18 @@ export class CodeView {
   #runButton;
   #load;
   #runtime;
+  #prelude;
   #steps = 0;
 
   /**
    * @param {(steps: number) => Promise<string>} load fetches the program for a number of steps
    * @param {object | null} runtime the code blocks' PythonRuntime (null: no Run button)
+   * @param {() => string | null} prelude Python to run before the program, or null for none
    */
-  constructor(load, runtime) {
+  constructor(load, runtime, prelude = () => null) {
     this.#load = load;
     this.#runtime = runtime;
+    this.#prelude = prelude;
     this.element = document.createElement("details");
     this.element.className = "sg-pg-code";
     const summary = document.createElement("summary");
@@ -85,7 +90,8 @@ export class CodeView {
     this.#output.hidden = false;
     this.#output.textContent = "Waiting for Python…";
     let placeholder = true; // "Waiting…" / "Running…" until the first output replaces it
-    const result = await this.#runtime.run(code, {
+    const prelude = this.#prelude();
+    const result = await this.#runtime.run(prelude ? prelude + code : code, {
       namespace: "playground-code",
       filename: "<playground program>",
       onStart: () => (this.#output.textContent = "Running…"),

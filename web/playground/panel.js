@@ -6,6 +6,7 @@
 // presses Play. A compact panel (embedded in a chapter) leaves the URL alone and links to the
 // full one. Which buttons work in which state: panel-states.js; the panel's parts: panel-layout.js.
 
+import { allWork, passedPieces } from "../page/exercise-work.js";
 import { BoundaryView } from "./boundary-view.js";
 import { CodeView } from "./code-view.js";
 import { SettingsForm } from "./controls.js";
@@ -29,6 +30,7 @@ export class PlaygroundPanel {
   #parts;
   #form = null;
   #code = null;
+  #yourWork = null; // the reader's passing exercise code (JSON) while engine=yours, else null
   #boundary;
   #chart;
   #rate = new RateMeter();
@@ -107,7 +109,11 @@ export class PlaygroundPanel {
     const listed = this.element.dataset.controls?.split(",").map((name) => name.trim());
     const shown = this.full ? null : (listed ?? COMPACT_CONTROLS);
     this.#form = new SettingsForm(described.fields, shown, () => this.#applyForm());
-    this.#code = new CodeView((steps) => this.#loadCode(steps), this.#runtime);
+    this.#code = new CodeView(
+      (steps) => this.#loadCode(steps),
+      this.#runtime,
+      () => this.#codePrelude(),
+    );
     this.#parts.body.prepend(this.#form.element);
     this.#parts.note.after(this.#code.element);
     const preset = this.element.dataset.preset || DEFAULT_PRESET;
@@ -169,7 +175,9 @@ export class PlaygroundPanel {
   /** Read `query` on top of `preset`; on success redraw from step 0 and (full panel) record the URL. */
   async #configure(query, preset, history) {
     if (this.#state === PANEL_STATE.playing) await this.pause();
-    const { answer, frame, grid } = await this.#request("configure", { query, preset });
+    const yourWork = JSON.stringify(passedPieces(Object.keys(allWork()))); // engine=yours trains with it
+    const { answer, frame, grid } = await this.#request("configure", { query, preset, yourWork });
+    this.#yourWork = new URLSearchParams(answer.query ?? "").get("engine") === "yours" ? yourWork : null;
     this.#form.fill(query);
     const elsewhere = this.#form.showProblems(answer.problems);
     if (Object.keys(answer.problems).length) {
@@ -195,6 +203,12 @@ export class PlaygroundPanel {
 
   #applyForm() {
     this.#configure(this.#form.query(), "", "push");
+  }
+
+  /** Python to run before the shown program in the page: with engine=yours, the reader's engine module. */
+  #codePrelude() {
+    if (this.#yourWork === null) return null;
+    return `from scratchgrad.playground.your_engine import install_your_engine\ninstall_your_engine(${JSON.stringify(this.#yourWork)})\n`;
   }
 
   async #loadCode(steps) {

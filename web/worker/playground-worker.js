@@ -4,6 +4,7 @@
 // (loadScratchgrad), then serves every playground panel of the page: one PanelSession of
 // scratchgrad.playground.panel per panel, spoken to in JSON text.
 //
+// "configure" carries yourWork, the reader's passing exercise code, for engine=yours.
 // Requests {id, type, panel, ...} get one answer {id, type: "done", ...} or
 // {id, type: "failed", message}. While a panel plays, the worker trains it in slices of about
 // SLICE_MS and after each slice posts
@@ -50,10 +51,10 @@ function withGrid(panel, frame) {
   return { frame, grid: panel.plane ? boundaryGrid(frame.layers, panel.plane) : null };
 }
 
-function configure({ panel: id, query, preset = "" }) {
+function configure({ panel: id, query, preset = "", yourWork = "{}" }) {
   const panel = panelFor(id);
   panel.playing = false;
-  const answer = JSON.parse(panel.session.configure(query, preset));
+  const answer = JSON.parse(panel.session.configure(query, preset, yourWork));
   panel.plane = answer.view?.plane ?? null;
   return { answer, ...(answer.frame ? withGrid(panel, answer.frame) : {}) };
 }

@@ -18,11 +18,21 @@ from __future__ import annotations
 
 import json
 import math
+from types import ModuleType
 from typing import Any
 
 from scratchgrad.playground.program import generate_code
-from scratchgrad.playground.settings import FIELDS, PRESETS, SettingsError, from_query, preset, to_query
+from scratchgrad.playground.settings import (
+    FIELDS,
+    PRESETS,
+    Settings,
+    SettingsError,
+    from_query,
+    preset,
+    to_query,
+)
 from scratchgrad.playground.stepper import Stepper
+from scratchgrad.playground.your_engine import EngineNotReadyError, load_your_engine, your_engine_installed
 from scratchgrad.train import StepRecord
 
 __all__ = ["PanelSession", "describe"]
@@ -43,21 +53,34 @@ class PanelSession:
 
     def __init__(self) -> None:
         self.stepper: Stepper | None = None
+        self.engine: ModuleType | None = None
 
-    def configure(self, query: str, preset_name: str = "") -> str:
+    def configure(self, query: str, preset_name: str = "", your_work: str = "{}") -> str:
         """Read settings from `query` (on top of the preset `preset_name`, if given) and start afresh.
 
+        `your_work` is the reader's passing exercise code as JSON (exercise id → code): with
+        ``engine=yours`` the panel trains with the engine it builds (`load_your_engine`).
+
         Answers ``{"problems": {field: message}}`` when the settings cannot be
-        used (the session keeps no stepper), else ``{"problems": {}, "query":
-        the settings written out in full, "unused": the fields that change
-        nothing here, "view": the data to draw, "frame": …}``.
+        used (the session keeps no stepper) — for ``engine=yours``, also when a
+        piece of the reader's engine is missing or raises — else ``{"problems": {},
+        "query": the settings written out in full, "unused": the fields that
+        change nothing here, "view": the data to draw, "frame": …}``.
         """
-        self.stepper = None
+        self.stepper = self.engine = None
         try:
             settings = from_query(query, preset(preset_name) if preset_name else None)
         except SettingsError as error:
             return _json({"problems": error.problems})
-        self.stepper = Stepper(settings)
+        try:
+            self.engine = load_your_engine(json.loads(your_work)) if settings.engine == "yours" else None
+            self.stepper = self._new_stepper(settings)
+        except EngineNotReadyError as error:
+            return _json({"problems": {"engine": f"Engine: {error}"}})
+        except Exception as error:  # the reader's MLP or train raised while setting up
+            return _json(
+                {"problems": {"engine": f"Engine: your code raised {type(error).__name__}: {error}"}}
+            )
         return _json(
             {
                 "problems": {},
@@ -76,7 +99,7 @@ class PanelSession:
 
     def reset(self) -> str:
         """Start again from the untrained network (same settings, same seed); answers a frame."""
-        self.stepper = Stepper(self._stepper().settings)
+        self.stepper = self._new_stepper(self._stepper().settings)
         return self._frame_json([])
 
     def step(self, count: int = 1) -> str:
@@ -90,6 +113,12 @@ class PanelSession:
     def code(self, steps: int) -> str:
         """The program of the current settings, run for `steps` steps (as plain text, not JSON)."""
         return generate_code(self._stepper().settings, steps)
+
+    def _new_stepper(self, settings: Settings) -> Stepper:
+        if self.engine is None:
+            return Stepper(settings)
+        with your_engine_installed(self.engine):
+            return Stepper(settings)
 
     def _stepper(self) -> Stepper:
         if self.stepper is None:

@@ -23,7 +23,10 @@ from __future__ import annotations
 from scratchgrad._checks import whole_number
 from scratchgrad.playground.settings import Settings, SettingsError, to_query
 
-__all__ = ["generate_code", "setup_code"]
+__all__ = ["YOUR_MODULE", "generate_code", "setup_code"]
+
+YOUR_MODULE = "my_scratchgrad_engine"
+"""What the program of ``engine=yours`` imports: the reader's engine, named like the file Export saves."""
 
 
 def generate_code(settings: Settings, steps: int = 100) -> str:
@@ -49,6 +52,8 @@ def setup_code(settings: Settings) -> str:
     problems = settings.problems()
     if problems:
         raise SettingsError(problems)
+    if settings.engine == "yours":
+        return _your_setup_code(settings)
     loss_name = _loss_function(settings)
     optimizer_class = "Adam" if settings.optimizer == "adam" else "SGD"
     penalty = settings.l2 and settings.loss != "hinge"  # hinge takes its own l2 argument
@@ -81,6 +86,25 @@ def setup_code(settings: Settings) -> str:
     if settings.batch_size is not None:
         trainer_arguments += [f"batch_size={settings.batch_size}", f"seed={settings.seed}"]
     lines.append(f"trainer = Trainer({', '.join(trainer_arguments)})")
+    return "\n".join(lines) + "\n"
+
+
+def _your_setup_code(settings: Settings) -> str:
+    """The set-up with the reader's engine: their MLP (tanh neurons), stepped by their ``train``."""
+    lines = [
+        f"# The playground's program for {to_query(settings)}",
+        f"# Your engine: {YOUR_MODULE}.py, the file the Your turn exercises export, next to this one.",
+        "import random",
+        "",
+        f"from {YOUR_MODULE} import MLP, train",
+        f"from scratchgrad.datasets import {settings.dataset}",
+        "from scratchgrad.playground.your_engine import YourTrainer",
+        "",
+        f"xs, ys = {_data_call(settings)}",
+        f"random.seed({settings.seed})  # your Neuron draws its weights with random.uniform",
+        f"model = MLP({settings.inputs}, {[*settings.hidden, 1]})",
+        f"trainer = YourTrainer(model, train, xs, ys, lr={settings.lr!r})",
+    ]
     return "\n".join(lines) + "\n"
 
 

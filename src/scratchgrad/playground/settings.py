@@ -48,6 +48,9 @@ DATASETS = ("four_points", "xor", "moons", "circles", "spiral")
 LOSSES = ("cross_entropy", "hinge", "mse")
 OPTIMIZERS = ("sgd", "momentum", "adam")
 SCHEDULES = ("inverse", "linear")
+ENGINES = ("scratchgrad", "yours")
+YOUR_ENGINE_FIXES = ("activation", "loss", "optimizer", "schedule", "decay", "l2", "batch_size")
+"""The settings the reader's engine has no say in: its neurons are tanh, its loop full-batch MSE descent."""
 
 MAX_POINTS = 400
 MAX_LAYERS = 4
@@ -78,6 +81,10 @@ class Settings:
         l2: the weight of the penalty ``l2·Σp²`` added to the loss.
         batch_size: examples per step; None trains on every point at every step.
         seed: seeds the data, the initial weights and the batch shuffling.
+        engine: ``scratchgrad``, or ``yours``: the engine the reader built in the exercises
+            (their Value, MLP and ``train``: tanh neurons, mean squared error, plain gradient
+            descent on every point), which makes activation, loss, optimizer, schedule, decay,
+            l2 and batch size mean nothing (see `scratchgrad.playground.your_engine`).
     """
 
     dataset: str = "moons"
@@ -93,6 +100,7 @@ class Settings:
     l2: float = 0.0
     batch_size: int | None = None
     seed: int = 0
+    engine: str = "scratchgrad"
 
     @property
     def inputs(self) -> int:
@@ -121,6 +129,8 @@ class Settings:
             ('noise', 'points', 'activation', 'schedule')
         """
         fixed = ("noise", "points") if self.dataset in ("four_points", "xor") else ()
+        if self.engine == "yours":
+            return fixed + YOUR_ENGINE_FIXES
         return fixed + (() if self.hidden else ("activation",)) + (() if self.decay else ("schedule",))
 
     def problems(self) -> dict[str, str]:
@@ -137,7 +147,12 @@ class Settings:
     def _conflicts(self) -> dict[str, str]:
         """Problems of a field that only show next to another field's value."""
         found = {}
-        if self.dataset == "spiral" and self.loss != "cross_entropy":
+        if self.engine == "yours" and self.dataset == "spiral":
+            found["engine"] = (
+                "your engine trains two classes (targets ±1) with mean squared error; the spiral has 3: "
+                "pick another data set, or engine scratchgrad"
+            )
+        elif self.dataset == "spiral" and self.loss != "cross_entropy":
             found["loss"] = (
                 f"the spiral has 3 classes: use cross_entropy ({self.loss} here scores two classes, ±1)"
             )
@@ -303,6 +318,10 @@ FIELDS: tuple[Field, ...] = (
     Field("l2", "L2", "float", low=0.0, high=1.0, help="Weight of the penalty l2·Σp² on large parameters."),
     Field("batch_size", "Batch size", "batch", low=1, help="Points per step; all for every point."),
     Field("seed", "Seed", "int", low=0, high=MAX_SEED, help="Seeds the data, the weights and the shuffling."),
+    Field(
+        "engine", "Engine", "choice", ENGINES,
+        help="scratchgrad, or yours: the Value, MLP and training loop you wrote in the Your turn exercises.",
+    ),
 )  # fmt: skip
 """The fields in the order the panel shows them (and a URL lists them)."""
 

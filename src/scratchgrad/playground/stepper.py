@@ -34,8 +34,17 @@ PLANE_MARGIN = 0.2
 """Space left around the points in the boundary view, as a fraction of their extent."""
 
 
+def activation_of(layer: Any) -> str:
+    """The activation a layer applies: scratchgrad's layers name theirs in ``activation``; the
+    textbook `Layer` a reader writes in the exercises has none, and every one of its neurons is tanh."""
+    return getattr(layer, "activation", "tanh")
+
+
 def predict(model: MLP, point: Sequence[float]) -> float | list[float]:
     """The model's output for `point`, computed with plain floats: the forward pass without a graph.
+
+    `model` is scratchgrad's `MLP` or any with ``layers`` → ``neurons`` → ``w``, ``b`` (the
+    reader's own, from the exercises).
 
     Each neuron computes ``act(b + Σ wᵢ·xᵢ)`` from its weights' ``.data`` in
     the same order as the graph's fused nodes, so the result equals
@@ -43,7 +52,7 @@ def predict(model: MLP, point: Sequence[float]) -> float | list[float]:
     """
     x = list(point)
     for layer in model.layers:
-        activation = ACTIVATIONS[layer.activation]
+        activation = ACTIVATIONS[activation_of(layer)]
         x = [
             activation(n.b.data + sum(map(operator.mul, [w.data for w in n.w], x)))[0] for n in layer.neurons
         ]
@@ -56,7 +65,8 @@ class Stepper:
     Attributes:
         settings: what is trained.
         model: the `MLP` being trained.
-        trainer: the `Trainer` that steps it (its ``history`` holds every step's record).
+        trainer: the `Trainer` that steps it (its ``history`` holds every step's record), or with
+            ``engine=yours`` a `YourTrainer` stepping the reader's own engine.
         xs: the training points.
         ys: their targets.
         initial: (loss, accuracy) of the untrained network on all the points.
@@ -75,7 +85,7 @@ class Stepper:
         self.trainer: Trainer = namespace["trainer"]
         self.xs, self.ys = self.trainer.xs, self.trainer.ys
         scores = [self.model(x) for x in self.xs]
-        self.initial = (self.trainer.loss(scores, self.ys).data, accuracy(scores, self.ys))
+        self.initial = (self.trainer.loss(scores, self.ys).data, accuracy(self.scores(), self.ys))
         self.note: str | None = None
 
     @property
@@ -146,7 +156,7 @@ class Stepper:
         """
         return [
             {
-                "activation": layer.activation,
+                "activation": activation_of(layer),
                 "weights": [[w.data for w in neuron.w] for neuron in layer.neurons],
                 "biases": [neuron.b.data for neuron in layer.neurons],
             }

@@ -1,0 +1,155 @@
+"""The capstone: the playground trains with the engine the reader built in the exercises.
+
+With ``engine=yours`` a panel does not use scratchgrad at all. It loads the reader's passing code
+of every piece the training loop builds on — their `Value`, its backward, the operators, their
+`Neuron`, `Layer` and `MLP`, their `train` — into one module, `YOUR_MODULE`, exactly as the file
+that "Export my work" saves would build it, and trains the reader's `MLP` with one call of the
+reader's ``train(model, xs, ys, 1, lr)`` per step.
+
+A piece the reader has not passed is not replaced by ours (that would be our engine, not theirs):
+`load_your_engine` refuses with `EngineNotReadyError`, naming every missing piece and its chapter.
+
+Example:
+    >>> from scratchgrad.exercises import EXERCISES
+    >>> passed = {exercise.id: exercise.solution for exercise in ENGINE_PIECES}
+    >>> engine = load_your_engine(passed)
+    >>> sorted(name for name in ("MLP", "train", "Value") if hasattr(engine, name))
+    ['MLP', 'Value', 'train']
+    >>> load_your_engine({})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scratchgrad.playground.your_engine.EngineNotReadyError: “yours” trains only with your own code, ...
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from types import ModuleType
+from typing import Any
+
+from scratchgrad.exercises.registry import by_id
+from scratchgrad.exercises.runner import earlier_pieces
+from scratchgrad.exercises.sandbox import reader_filename
+from scratchgrad.losses import accuracy
+from scratchgrad.playground.program import YOUR_MODULE
+from scratchgrad.playground.stepper import predict
+from scratchgrad.train import History, StepRecord
+
+__all__ = [
+    "ENGINE_PIECES",
+    "YOUR_MODULE",
+    "EngineNotReadyError",
+    "YourTrainer",
+    "install_your_engine",
+    "load_your_engine",
+    "your_engine_installed",
+]
+
+CAPSTONE = by_id("training")
+ENGINE_PIECES = (*earlier_pieces(CAPSTONE), CAPSTONE)
+"""The exercises whose passing code makes up the reader's engine, in the order of the story."""
+
+
+class EngineNotReadyError(ValueError):
+    """The reader's engine cannot train yet; the message names the pieces that are missing or broken."""
+
+
+def load_your_engine(passed: Mapping[str, str]) -> ModuleType:
+    """The reader's engine as a module, from `passed` (exercise id → the code that passed its checks).
+
+    Raises:
+        EngineNotReadyError: a piece of `ENGINE_PIECES` is not in `passed`, or its code raised when
+            loaded; the message names each such piece, its title and its chapter.
+    """
+    missing = [piece for piece in ENGINE_PIECES if not isinstance(passed.get(piece.id), str)]
+    if missing:
+        names = "; ".join(f"“{piece.title}” (chapter {piece.chapter})" for piece in missing)
+        raise EngineNotReadyError(
+            f"“yours” trains only with your own code, and {len(missing)} of its {len(ENGINE_PIECES)} "
+            f"pieces have not passed their checks yet: {names}. Pass them in their chapters' "
+            "Your turn, or pick the engine scratchgrad."
+        )
+    module = ModuleType(YOUR_MODULE, "The reader's engine, built from their passing exercise code.")
+    for piece in ENGINE_PIECES:
+        try:
+            exec(
+                compile(passed[piece.id], reader_filename(piece.id), "exec", dont_inherit=True),
+                module.__dict__,
+            )
+        except Exception as error:
+            raise EngineNotReadyError(
+                f"Your code for “{piece.title}” (chapter {piece.chapter}) raised "
+                f"{type(error).__name__}: {error} when loaded; check it again in its chapter."
+            ) from error
+    return module
+
+
+def install_your_engine(work_json: str) -> None:
+    """Make ``import my_scratchgrad_engine`` give the reader's engine from now on, in this Python.
+
+    `work_json` is `load_your_engine`'s `passed` as JSON. The page runs this before the
+    playground's program ("Run it here"), as a terminal finds the exported file next to it.
+    """
+    sys.modules[YOUR_MODULE] = load_your_engine(json.loads(work_json))
+
+
+@contextmanager
+def your_engine_installed(engine: ModuleType) -> Iterator[None]:
+    """While inside, ``import my_scratchgrad_engine`` gives `engine` (the program imports it by name)."""
+    before = sys.modules.get(YOUR_MODULE)
+    sys.modules[YOUR_MODULE] = engine
+    try:
+        yield
+    finally:
+        if before is None:
+            del sys.modules[YOUR_MODULE]
+        else:
+            sys.modules[YOUR_MODULE] = before
+
+
+class YourTrainer:
+    """Steps the reader's `MLP` with the reader's `train`, keeping the records `Trainer` keeps.
+
+    Each `step` calls ``train(model, xs, ys, 1, lr)`` once: one full-batch step of mean squared
+    error, in the reader's code from forward pass to update. The accuracy of the step is measured
+    on the model as the step found it, with plain floats (no graph).
+
+    Args:
+        model: the reader's `MLP` (``layers`` → ``neurons`` → ``w`` and ``b``, as the exercise asks).
+        train: the reader's ``train(model, xs, ys, steps, learning_rate) -> list of losses``.
+        xs: the examples.
+        ys: their targets, ±1.
+        lr: the learning rate.
+    """
+
+    def __init__(self, model: Any, train: Any, xs: Sequence[Sequence[float]], ys: Sequence[float], lr: float):
+        self.model, self.train, self.lr = model, train, lr
+        self.xs, self.ys = [list(x) for x in xs], list(ys)
+        self.history = History()
+
+    def loss(self, scores: Sequence[Any], targets: Sequence[float]) -> Any:
+        """The mean squared error of `scores` (the reader's Values), as the reader's Value."""
+        return sum((score - target) ** 2 for score, target in zip(scores, targets, strict=True)) / len(
+            targets
+        )
+
+    def step(self) -> StepRecord:
+        """One call of the reader's ``train`` for one step; returns what the step saw."""
+        right = accuracy([predict(self.model, x) for x in self.xs], self.ys)
+        losses = self.train(self.model, self.xs, self.ys, 1, self.lr)
+        if not isinstance(losses, list) or len(losses) != 1 or not _is_number(losses[0]):
+            raise TypeError(
+                "your train(model, xs, ys, 1, learning_rate) should return a list of one loss (a number), "
+                f"got {losses!r:.80}"
+            )
+        record = StepRecord(len(self.history), float(losses[0]), right)
+        self.history.append(record)
+        return record
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value)

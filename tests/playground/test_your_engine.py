@@ -1,0 +1,129 @@
+"""The capstone: the playground trains with the engine the reader wrote in the exercises."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scratchgrad.exercises import export
+from scratchgrad.exercises.registry import by_id
+from scratchgrad.playground import PanelSession, from_query, generate_code
+from scratchgrad.playground.program import YOUR_MODULE
+from scratchgrad.playground.your_engine import (
+    ENGINE_PIECES,
+    EngineNotReadyError,
+    YourTrainer,
+    load_your_engine,
+    your_engine_installed,
+)
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+XOR = "dataset=xor&hidden=4&lr=0.3&engine=yours"
+
+
+def passing_work() -> dict[str, str]:
+    """A reader who passed every piece with code that is theirs, not ours: the reference, renamed."""
+    work = {piece.id: piece.solution for piece in ENGINE_PIECES}
+    work["training"] = work["training"].replace("losses", "history_of_losses")
+    return work
+
+
+def configure(session: PanelSession, query: str, work: dict[str, str]) -> dict:
+    return json.loads(session.configure(query, "", json.dumps(work)))
+
+
+def test_the_engine_is_every_piece_the_training_loop_builds_on_in_story_order():
+    ids = [piece.id for piece in ENGINE_PIECES]
+    assert ids[0] == "value-graph"
+    assert ids[-2:] == ["mlp", "training"]
+    assert {"local-derivatives", "backward", "accumulate", "power-and-exp", "composed-ops"} <= set(ids)
+    assert "softmax-cross-entropy" not in ids
+    assert "slope" not in ids
+
+
+def test_a_panel_trains_with_the_readers_engine_and_the_loss_falls():
+    session = PanelSession()
+    answer = configure(session, XOR, passing_work())
+    assert answer["problems"] == {}
+    assert set(answer["unused"]) >= {"activation", "loss", "optimizer", "batch_size"}
+    first = answer["frame"]["loss"]
+    frame = json.loads(session.step(60))
+    assert frame["steps"] == 60
+    assert frame["note"] is None
+    assert frame["loss"] < first / 10
+    assert frame["accuracy"] == 1.0
+    assert [layer["activation"] for layer in frame["layers"]] == ["tanh", "tanh"]
+
+
+def test_each_step_is_one_call_of_the_readers_train_on_the_readers_model():
+    engine = load_your_engine(passing_work())
+    settings = from_query(XOR)
+    with your_engine_installed(engine):
+        namespace: dict = {}
+        exec(generate_code(settings, 3), namespace)
+    stepped = namespace["trainer"].history.loss
+    random.seed(settings.seed)
+    model = engine.MLP(3 if settings.dataset == "four_points" else 2, [4, 1])
+    by_hand = engine.train(model, namespace["xs"], namespace["ys"], 3, settings.lr)
+    assert stepped == by_hand
+
+
+def test_missing_pieces_are_named_with_their_chapters_instead_of_training():
+    work = passing_work()
+    del work["mlp"], work["backward"]
+    answer = configure(PanelSession(), XOR, work)
+    message = answer["problems"]["engine"]
+    assert "2 of its 10 pieces" in message
+    assert f"“{by_id('mlp').title}” (chapter neurons-layers-mlp)" in message
+    assert f"“{by_id('backward').title}” (chapter automatic-backward)" in message
+    assert "frame" not in answer
+
+
+def test_a_piece_that_raises_when_loaded_is_named():
+    work = passing_work()
+    work["mlp"] = "raise RuntimeError('half-written')\n"
+    expected = r"“Neuron, Layer, MLP” .* raised RuntimeError: half-written"
+    with pytest.raises(EngineNotReadyError, match=expected):
+        load_your_engine(work)
+
+
+def test_a_train_that_returns_no_losses_is_told_what_it_should_return():
+    engine = load_your_engine(passing_work())
+    model = engine.MLP(2, [1])
+    trainer = YourTrainer(model, lambda *args: None, [[0.0, 1.0]], [1.0], 0.1)
+    with pytest.raises(TypeError, match=r"should return a list of one loss"):
+        trainer.step()
+
+
+def test_your_engine_cannot_train_the_three_class_spiral():
+    answer = configure(PanelSession(), "dataset=spiral&points=99&engine=yours", passing_work())
+    assert "two classes" in answer["problems"]["engine"]
+
+
+def test_the_shown_program_runs_in_plain_python_next_to_the_exported_file(tmp_path):
+    work = passing_work()
+    (tmp_path / f"{YOUR_MODULE}.py").write_text(export(work))
+    (tmp_path / "program.py").write_text(generate_code(from_query(XOR), 12))
+    run = subprocess.run(
+        [sys.executable, "program.py"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(SRC)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    session = PanelSession()
+    configure(session, XOR, work)
+    frame = json.loads(session.step(12))
+    words = run.stdout.split()
+    assert words[:3] == ["step", "12:", "loss"]
+    assert float(words[-1]) == frame["accuracy"]
+    # The reader's Value keeps its children in a set, ordered by memory address: the order in which
+    # gradients are summed, so the last bits of the loss, differ from one process to the next.
+    assert float(words[3].rstrip(",")) == pytest.approx(frame["loss"], rel=1e-12)
