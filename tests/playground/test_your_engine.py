@@ -106,7 +106,7 @@ def test_your_engine_cannot_train_the_three_class_spiral():
     assert "two classes" in answer["problems"]["engine"]
 
 
-def test_the_shown_program_runs_in_plain_python_next_to_the_exported_file(tmp_path):
+def test_the_program_runs_in_python_next_to_the_exported_file(tmp_path):
     work = passing_work()
     (tmp_path / f"{YOUR_MODULE}.py").write_text(export(work))
     (tmp_path / "program.py").write_text(generate_code(from_query(XOR), 12))

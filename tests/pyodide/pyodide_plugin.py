@@ -31,7 +31,7 @@ HOST_ONLY_TESTS = {
     "tests/playground/test_program.py::test_the_generated_program_runs_unchanged_in_a_fresh_cpython": (
         "starts a CPython subprocess; Pyodide cannot start processes"
     ),
-    "tests/playground/test_your_engine.py::test_the_shown_program_runs_in_plain_python_next_to_the_exported_file": (
+    "tests/playground/test_your_engine.py::test_the_program_runs_in_python_next_to_the_exported_file": (
         "starts a CPython subprocess; Pyodide cannot start processes"
     ),
 }
