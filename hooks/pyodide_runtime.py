@@ -200,7 +200,7 @@ def bundle(index_url: str | None, build_id: str) -> dict[str, bytes]:
             digest.update(file.relative_to(ROOT).as_posix().encode() + b"\0" + file.read_bytes())
     cached = BUNDLES / digest.hexdigest()[:16]
     if not cached.is_dir():
-        files = esbuild(ENTRY_POINTS, ["--format=esm", "--sourcemap"], index_url, build_id)
+        files = esbuild(ENTRY_POINTS, ["--format=esm", "--splitting", "--sourcemap"], index_url, build_id)
         BUNDLES.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=BUNDLES) as scratch:
             for name, content in files.items():

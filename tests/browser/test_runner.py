@@ -347,3 +347,36 @@ def test_a_load_failure_says_so_in_the_status_line_and_where_the_reader_runs(con
     assert block_result(site_page, 0)["notes"] == [status]
     assert watch.errors, "Pyodide logs the failed download"
     watch.errors.clear()  # the failure this test caused on purpose
+
+
+def scripts_loaded(context, url: str) -> dict[str, int]:
+    """The site's own scripts a page loads (file name → bytes), once it has settled."""
+    loaded: dict[str, int] = {}
+
+    def note(response) -> None:
+        if (
+            "/javascripts/" in response.url
+            and "/assets/" not in response.url
+            and response.url.endswith(".js")
+        ):
+            loaded[response.url.rsplit("/", 1)[1]] = int(response.headers.get("content-length", 0))
+
+    context.on("response", note)
+    site_page = context.new_page()
+    site_page.goto(url)
+    site_page.wait_for_function("typeof scratchgrad === 'object'", timeout=60_000)
+    site_page.wait_for_load_state("networkidle")
+    return loaded
+
+
+def test_a_page_of_prose_loads_the_runner_but_no_editor_or_playground_code(context, site_url):
+    chapter = scripts_loaded(context, page_url(site_url, FIRST_PAGE))
+    prose = scripts_loaded(context, page_url(site_url, "notation.md"))
+    editor_chunk = max(chapter, key=chapter.get)  # CodeMirror, by far the largest
+    assert chapter[editor_chunk] > 200_000, chapter
+    assert "runner.js" in prose, prose
+    assert editor_chunk not in prose, prose
+    assert not any(name.startswith(("page-controller", "playgrounds", "exercise-page")) for name in prose), (
+        prose
+    )
+    assert sum(prose.values()) < 20_000, prose

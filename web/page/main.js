@@ -8,14 +8,26 @@
 // A page the service worker is about to reload is left as the server sent it: nothing is
 // enhanced and no worker starts (../boot/isolation.js), unless the reload is cancelled.
 
+//
+// Each feature is its own chunk (esbuild's code splitting), imported only by a page that has it:
+// the editors (CodeMirror, most of the weight) with runnable blocks or exercises, the playground
+// with a panel. A page of prose loads this file and nothing else.
+
+// The playground's CSS goes into runner.css, which every page links in <head>: imported by its
+// chunk, it would arrive after the panel it styles.
+import "../playground/playground.css";
 import { unlessReloadComes } from "../boot/isolation.js";
 import { GraphRenderer } from "../graph/graph-renderer.js";
-import { PlaygroundPage } from "../playground/playgrounds.js";
 import { PythonRuntime } from "../runtime/python-runtime.js";
 import { pythonFiles } from "../runtime/site-files.js";
-import { ExercisePage } from "./exercise-page.js";
-import { PageController } from "./page-controller.js";
 import { keepAccessible } from "./page-accessibility.js";
+
+/** Each feature: the elements that call for it, and its module (fetched the first time). */
+const FEATURES = {
+  blocks: { selector: ".sg-runnable", load: () => import("./page-controller.js") },
+  playgrounds: { selector: "div.sg-playground", load: () => import("../playground/playgrounds.js") },
+  exercises: { selector: "section.sg-exercise, .sg-engine", load: () => import("./exercise-page.js") },
+};
 
 const here = import.meta.url;
 const pyodideFiles = pythonFiles(here);
@@ -27,18 +39,26 @@ let playgrounds = null;
 let exercises = null;
 let stopAccessibility = null;
 
-function showPage() {
+let shown = 0; // counts the pages shown: a page left while its features loaded is not enhanced
+
+async function showPage() {
+  const showing = ++shown;
   page?.dispose();
   playgrounds?.dispose();
   exercises?.dispose();
   stopAccessibility?.();
+  page = playgrounds = exercises = null;
   // Python starts (or the early launch is adopted) first: making editors takes a while on a long page.
   const hasPython = document.querySelector(".sg-runnable, section.sg-exercise");
   if (hasPython) runtime.start().catch(() => {}); // the status line, or a check, reports it
-  page = PageController.enhance(document, { runtime, graphs });
-  playgrounds = PlaygroundPage.enhance(document, { worker: playgroundWorker, runtime });
-  exercises = ExercisePage.enhance(document, { runtime });
   stopAccessibility = keepAccessible(document.querySelector(".md-content") ?? document.body);
+  const [blocks, panels, work] = await Promise.all(
+    Object.values(FEATURES).map(({ selector, load }) => (document.querySelector(selector) ? load() : null)),
+  );
+  if (showing !== shown) return;
+  page = blocks?.PageController.enhance(document, { runtime, graphs }) ?? null;
+  playgrounds = panels?.PlaygroundPage.enhance(document, { worker: playgroundWorker, runtime }) ?? null;
+  exercises = work?.ExercisePage.enhance(document, { runtime }) ?? null;
 }
 
 // A handle for tests, benchmarks and curious readers in the browser console.

@@ -5,7 +5,6 @@
 // (../worker/playground-worker.js) starts when the first panel comes near the viewport: a chapter
 // whose panel sits far down does not load a second Python while the reader is still at the top.
 
-import "./playground.css";
 import { launchPythonWorker } from "../runtime/launch-worker.js";
 import { PlaygroundPanel } from "./panel.js";
 
