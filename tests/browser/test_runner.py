@@ -380,3 +380,22 @@ def test_a_page_of_prose_loads_the_runner_but_no_editor_or_playground_code(conte
         prose
     )
     assert sum(prose.values()) < 20_000, prose
+
+
+def test_a_formula_reached_by_instant_navigation_from_a_page_without_one_is_typeset(context, site_url):
+    site_page = context.new_page()
+    site_page.goto(site_url + "playground/")  # no formula: KaTeX's sheet loads without blocking
+    site_page.wait_for_function("typeof scratchgrad === 'object' && window.crossOriginIsolated")
+    katex_link = site_page.locator("link[href$='katex.min.css']")
+    assert katex_link.get_attribute("media") == "print"
+    site_page.wait_for_function("document.querySelector(\"link[href$='katex.min.css']\").media === 'all'")
+    site_page.evaluate("""() => {
+      const link = Object.assign(document.createElement("a"), { href: "../derivatives/", id: "onward" });
+      link.textContent = "Derivatives";
+      document.querySelector(".md-content").append(link);
+    }""")
+    site_page.click("#onward")  # Material's instant navigation: a new body, the same <head>
+    site_page.wait_for_selector(".katex")
+    assert site_page.evaluate("location.pathname").endswith("/derivatives/")
+    font = site_page.evaluate("getComputedStyle(document.querySelector('.katex')).fontFamily")
+    assert "KaTeX" in font, font
