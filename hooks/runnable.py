@@ -182,6 +182,9 @@ def render_block(
     where = f"{session.page}, runnable block {index}"
     graph_option = split_expressions(options.get("graph", ""))
     for drawing in outcome.drawings:
+        if drawing.mime_type == blocks.STUDY_MIME_TYPE:  # the study of the graph drawn just before
+            result[-1] = result[-1].replace(">", f' data-sg-study="{html.escape(drawing.data)}">', 1)
+            continue
         svg = figures.graph_svg(drawing.data, where=f"{where}, graph {drawing.label!r}")
         # The graph option's expressions are what the browser draws again after a run.
         expression = f' data-sg-graph="{html.escape(drawing.label)}"' if drawing.label in graph_option else ""

@@ -5,13 +5,14 @@
 // a toolbar appears, and each run writes its own output where the build's was.
 
 import { drawingScale } from "../graph/graph-renderer.js";
+import { enhanceGraph } from "../graph/graph-view.js";
 import { createEditor } from "./editor.js";
 import { isUnedited, loadEdit, saveEdit } from "./edits.js";
 import { OutputView } from "./output-view.js";
 
 // What a block is (its file name in tracebacks, the kind of a graph drawing) is defined by the Python
 // module scratchgrad.blocks; hooks/pyodide_runtime.py writes its constants into the bundle.
-/* global BLOCK_DOT_MIME_TYPE, BLOCK_FILENAME_FORMAT */
+/* global BLOCK_DOT_MIME_TYPE, BLOCK_STUDY_MIME_TYPE, BLOCK_FILENAME_FORMAT */
 const BUILD_ONLY_NOTE =
   "This block runs only when the site is built: it needs a package the browser does not have " +
   "(such as PyTorch). Its output above is from the build.";
@@ -59,7 +60,7 @@ export class RunnableBlock {
     const graphFigures = result.querySelectorAll(":scope > .sg-graph[data-sg-graph]");
     this.graphExpressions = [...new Set([...graphFigures].map((figure) => figure.dataset.sgGraph))];
     // Draw at the build's scale: this block's own drawing, or any on the page.
-    const buildSvg = result.querySelector(":scope > .sg-graph > svg") ?? document.querySelector(".sg-graph > svg");
+    const buildSvg = result.querySelector(":scope > .sg-graph svg") ?? document.querySelector(".sg-graph svg");
     this.#drawingScale = drawingScale(buildSvg);
     // Counted from 1, as the editor's label and the "block N above" hints count.
     this.filename = BLOCK_FILENAME_FORMAT.replace("{page}", this.page).replace("{number}", String(this.index + 1));
@@ -70,6 +71,7 @@ export class RunnableBlock {
     this.#output = new OutputView(result);
     if (!this.runsInBrowser) this.#output.note(BUILD_ONLY_NOTE);
     else if (!this.hidden) this.#buildInterface(onRun, onRunFromTop);
+    this.#enhanceGraphs();
   }
 
   #runtime;
@@ -79,6 +81,7 @@ export class RunnableBlock {
   #announcer = null;
   #output;
   #drawings = [];
+  #lastFigure = null;
   #drawingScale;
   #editor = null;
   #buttons = {};
@@ -105,10 +108,12 @@ export class RunnableBlock {
       onOutput: (stream, text) => this.#output.write(stream, text),
       onDisplay: (mimeType, data, label) => {
         if (mimeType === BLOCK_DOT_MIME_TYPE) this.#draw(data, label);
+        if (mimeType === BLOCK_STUDY_MIME_TYPE) this.#lastFigure?.setAttribute("data-sg-study", data);
       },
     });
     this.#output.flush();
     await Promise.allSettled(this.#drawings); // the run is over when its drawings are on the page
+    this.#enhanceGraphs();
     this.#report(result);
     this.#announce(result);
     this.#markBuildFigures();
@@ -175,8 +180,16 @@ export class RunnableBlock {
     this.#announcer.textContent = text;
   }
 
+  /** Fit each drawn graph to the column and give it its tools (graph-view.js). */
+  #enhanceGraphs() {
+    for (const figure of this.element.querySelectorAll(":scope > .sg-result > .sg-graph")) {
+      enhanceGraph(figure, { filename: this.filename, editor: this.#editor });
+    }
+  }
+
   #draw(dot, label) {
     const figure = this.#output.figure("graph", label);
+    this.#lastFigure = figure;
     const drawing = this.#graphs
       .render(dot, this.#drawingScale)
       .then(
