@@ -114,8 +114,12 @@ export class BackwardStepper {
     this.#mark(visited);
     this.#text.replaceChildren(...words.map(paragraph));
     this.#showCode(this.#step === 0 ? null : steps[this.#step - 1]);
+    const focused = document.activeElement;
     this.#buttons.previous.disabled = this.#step === 0;
     this.#buttons.next.disabled = this.#step === last;
+    // A button that just became disabled loses the keyboard focus: hand it to the one that still works.
+    if (focused === this.#buttons.next && this.#step === last) this.#buttons.restart.focus();
+    if (focused === this.#buttons.previous && this.#step === 0) this.#buttons.next.focus();
     if (this.#step === last) this.#pause();
   }
 
@@ -132,7 +136,15 @@ export class BackwardStepper {
   #mark(name) {
     for (const group of this.#svg.querySelectorAll("g.node[data-sg-current]")) delete group.dataset.sgCurrent;
     const group = name && nodeGroup(this.#svg, name);
-    if (group) group.dataset.sgCurrent = "";
+    if (!group) return;
+    group.dataset.sgCurrent = "";
+    // On a drawing wider than its column, bring the visited node into the scroll region's view.
+    const region = this.#svg.parentElement;
+    const box = group.getBoundingClientRect();
+    const view = region.getBoundingClientRect();
+    if (box.left < view.left || box.right > view.right) {
+      region.scrollBy({ left: box.left + box.width / 2 - (view.left + view.width / 2) });
+    }
   }
 
   #playOrPause() {

@@ -67,8 +67,13 @@ export function enhanceGraph(figure, { study = null, filename = null, editor = n
   const counted = document.createElement("span");
   counted.className = "sg-graph-count";
   counted.textContent = `${count} Values`;
-  bar.append(counted, fullSizeButton(svg, what));
+  const hint = document.createElement("span");
+  hint.className = "sg-graph-hint";
+  hint.textContent = "wider than the page: scroll sideways, or open it full size";
+  bar.append(counted, hint, fullSizeButton(svg, what));
   figure.prepend(bar);
+  const showHint = () => (hint.hidden = scroller.scrollWidth <= scroller.clientWidth + 1);
+  new ResizeObserver(showHint).observe(scroller);
 
   if (study?.note) {
     const note = document.createElement("p");
