@@ -10,8 +10,9 @@ numbers, as JSON for the page (``web/graph/``): ``show_graph`` sends it beside t
 JSON fields: ``count`` (Values in the graph), ``limit``, ``note`` (why there is nothing to step
 through, or None); ``nodes`` (``id``, ``name``, ``op``); ``seeded`` (every grad when the walk
 starts); ``steps``, one per visit, in order: ``node``, ``text`` (lines of words), ``grads``
-(``[node, grad after]`` pairs), ``lines`` (``file``, ``line``, ``text`` of the code that ran) and
-``origin`` (where the op's backward is defined); ``error`` (what stopped backward);
+(``[node, grad after]`` pairs), ``lines`` (``file``, ``line``, ``text`` of the code that changed a
+gradient) and ``origin`` (where the op's backward, or its local derivatives, are written);
+``error`` (what stopped backward);
 ``check``: per node ``status``, ``expected``, ``got``, ``text`` ("expected 1.83, got 1.417"),
 ``reason``, and ``culprits`` in words.
 """
@@ -99,9 +100,16 @@ def _step(nodes: list[GraphNode], visit: Visit) -> dict[str, Any]:
         "node": visit.node,
         "text": text,
         "grads": [[update.child, update.after] for update in visit.updates],
-        "lines": [_line(line) for line in visit.lines],
-        "origin": _line(visit.origin) if visit.origin else None,
+        "lines": [_line(line) for line in _lines_to_show(node, visit)],
+        "origin": _line(visit.origin) if visit.origin and node.children else None,
     }
+
+
+def _lines_to_show(node: GraphNode, visit: Visit) -> list[CodeLine]:
+    """The lines that changed a gradient; for a visit that changed none, the lines that ran (an op's
+    backward that forgot its children), and none for an input (nothing of its own ran)."""
+    changed = list(dict.fromkeys(update.line for update in visit.updates if update.line))
+    return changed or (visit.lines if node.children else [])
 
 
 def _chain_rule_lines(nodes: list[GraphNode], visit: Visit) -> list[str]:

@@ -127,10 +127,12 @@ export class BackwardStepper {
     const lines = visit ? visit.lines : [];
     const own = lines.filter((line) => line.file === this.#filename).map((line) => line.line);
     this.#editor?.markLines(own);
-    const shown = lines.length ? lines : visit?.origin ? [visit.origin] : [];
-    this.#code.hidden = shown.length === 0;
-    this.#code.textContent = shown.map((line) => `${line.file}, line ${line.line}:  ${line.text.trim()}`).join("\n");
-    if (own.length && this.#editor) this.#code.textContent += "\n(marked in the editor above)";
+    const quoted = lines.map((line) => `${line.file}, line ${line.line}:  ${line.text.trim()}`);
+    const origin = visit?.origin;
+    if (origin) quoted.push(`the op's rule: ${origin.file}, line ${origin.line}:  ${origin.text.trim()}`);
+    if (own.length && this.#editor) quoted.push("(marked in the editor above)");
+    this.#code.hidden = quoted.length === 0;
+    this.#code.textContent = quoted.join("\n");
   }
 
   #mark(name) {
