@@ -202,7 +202,12 @@ def new_namespace() -> dict[str, Any]:
 
 
 def run_block(
-    code: str, filename: str, namespace: dict[str, Any], graphs: Sequence[str] = (), capture: bool = False
+    code: str,
+    filename: str,
+    namespace: dict[str, Any],
+    graphs: Sequence[str] = (),
+    capture: bool = False,
+    bug: str | None = None,
 ) -> Outcome:
     """Run one block in `namespace` and say what it did.
 
@@ -213,6 +218,8 @@ def run_block(
     goes to `sys.stdout` and `sys.stderr` as it is printed (the browser streams it to the page),
     and both are flushed before returning, so a last ``print(..., end="")`` is not held back.
     Every exception is caught and reported, the reader's KeyboardInterrupt and SystemExit too.
+    With `bug` (a name of `scratchgrad.bugs.BUGS`: a break-it switch), the block runs with that bug
+    switched into the package, in a copy of `namespace`: what it defines does not reach the blocks below.
     """
     global _collected
     linecache.cache[filename] = (len(code), None, code.splitlines(keepends=True), filename)
@@ -221,7 +228,9 @@ def run_block(
     raised = None
     _collected = drawings
     try:
-        with _recursion_limit(RECURSION_LIMIT), _printing_into(printed if capture else None):
+        with _recursion_limit(RECURSION_LIMIT), _printing_into(printed if capture else None), _bug(bug):
+            if bug is not None:
+                namespace = dict(namespace)
             exec(compile(code, filename, "exec"), namespace)
             for expression in graphs:
                 show_graph(eval(expression, namespace), label=expression)
@@ -232,6 +241,12 @@ def run_block(
         sys.stdout.flush()
         sys.stderr.flush()
     return Outcome(printed.getvalue(), raised, drawings)
+
+
+def _bug(name: str | None) -> contextlib.AbstractContextManager[object]:
+    from scratchgrad import bugs  # at call time: after a Restart, the package as it is now
+
+    return contextlib.nullcontext() if name is None else bugs.switched_on(name)
 
 
 @contextlib.contextmanager

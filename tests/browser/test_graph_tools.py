@@ -212,3 +212,21 @@ def test_a_readers_closure_marks_the_line_that_ran_in_the_editor(page):
 
 def current(figure) -> str:
     return figure.locator("g.node[data-sg-current]").get_attribute("data-sg-node")
+
+
+def test_the_overwrite_switch_shows_the_wrong_gradient_beside_the_right_one(context, site_url):
+    page = open_page(context, page_url(site_url, "accumulating-gradients.md"))
+    runnable = page.locator('.sg-runnable[data-sg-break="overwrite"]')
+    runnable.get_by_role("switch", name="Use = instead of += in backward()").check()
+    bugged = runnable.locator(".sg-result--bug[data-sg-runs='1']")
+    bugged.wait_for(timeout=120_000)
+    assert "engine: db/da = 1.0" in bugged.locator(".sg-output").inner_text()
+    verdicts = "(gs) => Object.fromEntries(gs.map((g) => [g.dataset.sgNode, g.dataset.sgCheck]))"
+    assert bugged.locator("g.node[data-sg-check]").evaluate_all(verdicts) == {"a": "wrong", "b": "ok"}
+    right = runnable.locator(".sg-result:not(.sg-result--bug)")
+    assert right.locator("g.node[data-sg-check]").evaluate_all(verdicts) == {"a": "ok", "b": "ok"}
+    assert "expected 2.0, got 1.0" in bugged.locator(".sg-graph-report").inner_text()
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    runnable.screenshot(path=str(ARTIFACTS / "graph-break-overwrite.png"))
+    runnable.get_by_role("switch", name="Use = instead of += in backward()").uncheck()
+    assert runnable.locator(".sg-result--bug").count() == 0

@@ -43,6 +43,7 @@ export class GradientCheckView {
       }
       if (verdict.status === "unchecked") unchecked += 1;
     });
+    if (wrong.length) growToFit(this.#svg);
     const lines = [];
     if (wrong.length === 0) {
       lines.push(`✓ All ${nodes.length - unchecked} checked gradients agree with central differences.`);
@@ -60,6 +61,18 @@ export class GradientCheckView {
       }),
     );
   }
+}
+
+/** Grow the drawing's viewBox (and height) so the labels under the lowest boxes are not cut off. */
+function growToFit(svg) {
+  const view = svg.viewBox.baseVal;
+  const drawn = svg.getBBox();
+  const bottom = Math.max(view.y + view.height, drawn.y + drawn.height + 2);
+  const extra = bottom - (view.y + view.height);
+  if (extra <= 0) return;
+  const height = parseFloat(svg.getAttribute("height"));
+  if (height > 0) svg.setAttribute("height", `${((height * (view.height + extra)) / view.height).toFixed(1)}pt`);
+  svg.setAttribute("viewBox", `${view.x} ${view.y} ${view.width} ${view.height + extra}`);
 }
 
 function labelBelow(group, text) {

@@ -187,8 +187,8 @@ export class RunnableBlock {
     }
   }
 
-  #draw(dot, label) {
-    const figure = this.#output.figure("graph", label);
+  #draw(dot, label, output = this.#output) {
+    const figure = output.figure("graph", label);
     this.#lastFigure = figure;
     const drawing = this.#graphs
       .render(dot, this.#drawingScale)
@@ -201,6 +201,7 @@ export class RunnableBlock {
       )
       .finally(() => figure.removeAttribute("aria-busy"));
     this.#drawings.push(drawing);
+    return drawing;
   }
 
   /** Plots are drawn at build time only (matplotlib): say so once the code changed. */
@@ -258,6 +259,7 @@ export class RunnableBlock {
       this.#editor.focus();
     });
     button("copy", "Copy", "Copy the code", () => this.#copy());
+    if (this.element.dataset.sgBreak) bar.append(this.#breakSwitch());
     this.#edited = document.createElement("span");
     this.#edited.className = "sg-edited";
     this.#edited.textContent = "edited";
@@ -270,6 +272,57 @@ export class RunnableBlock {
     this.#announcer.setAttribute("role", "status");
     bar.append(this.#edited, state, this.#announcer);
     return bar;
+  }
+
+  /** A break-it switch (scratchgrad.bugs): on, the block runs again with the bug, beside the right run. */
+  #breakSwitch() {
+    const label = document.createElement("label");
+    label.className = "sg-break";
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.setAttribute("role", "switch");
+    box.addEventListener("change", () => this.#runWithBug(box.checked));
+    label.append(box, ` ${this.element.dataset.sgBreakLabel}`);
+    return label;
+  }
+
+  async #runWithBug(on) {
+    this.element.querySelector(":scope > .sg-result--bug")?.remove();
+    this.element.classList.toggle("sg-runnable--broken", on);
+    if (!on) return;
+    const area = document.createElement("div");
+    area.className = "sg-result sg-result--bug";
+    const heading = document.createElement("p");
+    heading.className = "sg-bug-heading";
+    heading.textContent = `With the bug: ${this.element.dataset.sgBreakLabel}`;
+    const output = new OutputView(area);
+    this.element.querySelector(":scope > .sg-result").after(area);
+    output.begin();
+    area.append(heading);
+    const drawings = [];
+    const result = await this.#runtime.run(this.code, {
+      namespace: this.page,
+      filename: this.filename,
+      graphs: this.graphExpressions,
+      bug: this.element.dataset.sgBreak,
+      onOutput: (stream, text) => output.write(stream, text),
+      onDisplay: (mimeType, data, label) => {
+        if (mimeType === BLOCK_DOT_MIME_TYPE) drawings.push(this.#draw(data, label, output));
+        if (mimeType === BLOCK_STUDY_MIME_TYPE) this.#lastFigure?.setAttribute("data-sg-study", data);
+      },
+    });
+    output.flush();
+    await Promise.allSettled(drawings);
+    if (result.traceback) output.error(result.traceback);
+    area.prepend(heading); // above what the run wrote
+    // Wrong against right: both runs' drawings checked, node by node.
+    for (const where of [area, this.element.querySelector(":scope > .sg-result")]) {
+      for (const figure of where.querySelectorAll(":scope > .sg-graph")) {
+        enhanceGraph(figure, { filename: this.filename, editor: this.#editor });
+        figure.querySelector(".sg-graph-check")?.click();
+      }
+    }
+    area.dataset.sgRuns = "1";
   }
 
   #showEdited(saved) {
