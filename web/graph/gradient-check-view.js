@@ -77,12 +77,13 @@ function growToFit(svg) {
 
 function labelBelow(group, text) {
   const box = group.getBBox();
+  const size = parseFloat(group.querySelector("text")?.getAttribute("font-size")) || 12; // as the box's own text
   const label = svgElement("text", {
     class: "sg-check-label",
     x: box.x + box.width / 2,
-    y: box.y + box.height + 11,
+    y: box.y + box.height + size,
     "text-anchor": "middle",
-    "font-size": 10,
+    "font-size": size,
   });
   label.textContent = text;
   group.append(label);
