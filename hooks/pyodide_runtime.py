@@ -224,7 +224,11 @@ def early_start_script(index_url: str | None, build_id: str) -> str:
 def block_constants() -> dict[str, str]:
     """What the page's JavaScript needs to know of a runnable block, from the module that defines it."""
     blocks = importlib.import_module("scratchgrad.blocks")  # at build time: the package as it is now
-    return {"BLOCK_DOT_MIME_TYPE": blocks.DOT_MIME_TYPE, "BLOCK_FILENAME_FORMAT": blocks.FILENAME_FORMAT}
+    return {
+        "BLOCK_DOT_MIME_TYPE": blocks.DOT_MIME_TYPE,
+        "BLOCK_STUDY_MIME_TYPE": blocks.STUDY_MIME_TYPE,
+        "BLOCK_FILENAME_FORMAT": blocks.FILENAME_FORMAT,
+    }
 
 
 def esbuild(entry_points: dict[str, Path], options: list[str], index_url: str | None, build_id: str):

@@ -42,9 +42,9 @@ from fresh_package import forget_scratchgrad
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 
-from scratchgrad import blocks
+from scratchgrad import blocks, bugs
 
-OPTIONS = ("run", "expect", "graph", "figure", "title", "hide", "browser", "output")
+OPTIONS = ("run", "expect", "graph", "figure", "title", "hide", "browser", "output", "break")
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PLACEHOLDER = re.compile(r'<div class="sg-runnable" data-sg-uid="(\d+)"')
@@ -173,6 +173,13 @@ def render_block(
         attributes.append('data-sg-browser="no"')
     if "output" in options:
         attributes.append('data-sg-output="varies"')
+    if "break" in options:  # a break-it switch: the page reruns the block with this bug
+        bug = bugs.BUGS.get(options["break"])
+        if bug is None:
+            known = ", ".join(bugs.BUGS)
+            raise PluginError(f"{session.page}, runnable block {index}: break= names none of {known}")
+        attributes.append(f'data-sg-break="{html.escape(options["break"])}"')
+        attributes.append(f'data-sg-break-label="{html.escape(bug.label)}"')
     result = []
     if outcome.printed or outcome.raised is not None:
         text = html.escape(outcome.printed)
@@ -182,6 +189,9 @@ def render_block(
     where = f"{session.page}, runnable block {index}"
     graph_option = split_expressions(options.get("graph", ""))
     for drawing in outcome.drawings:
+        if drawing.mime_type == blocks.STUDY_MIME_TYPE:  # the study of the graph drawn just before
+            result[-1] = result[-1].replace(">", f' data-sg-study="{html.escape(drawing.data)}">', 1)
+            continue
         svg = figures.graph_svg(drawing.data, where=f"{where}, graph {drawing.label!r}")
         # The graph option's expressions are what the browser draws again after a run.
         expression = f' data-sg-graph="{html.escape(drawing.label)}"' if drawing.label in graph_option else ""

@@ -154,10 +154,36 @@ def test_graph_option_sends_the_dot_of_each_expression_to_the_page(sent):
     outcome = run(code, namespace, graphs=["L", "a"])
     assert outcome.raised is None
     assert outcome.drawings == []
-    assert sent == [
+    assert drawn(sent) == [
         (blocks.DOT_MIME_TYPE, to_dot(namespace["L"]), "L"),
         (blocks.DOT_MIME_TYPE, to_dot(namespace["a"]), "a"),
     ]
+
+
+def drawn(sent):
+    """The graph drawings among what a block sent, after checking each is followed by its study."""
+    graphs = [item for item in sent if item[0] == blocks.DOT_MIME_TYPE]
+    studies = [item for item in sent if item[0] == blocks.STUDY_MIME_TYPE]
+    assert [item[0] for item in sent] == [blocks.DOT_MIME_TYPE, blocks.STUDY_MIME_TYPE] * len(graphs)
+    assert [label for _, _, label in studies] == [label for _, _, label in graphs]
+    return graphs
+
+
+def test_each_graph_is_followed_by_its_study_with_the_steps_of_backward(sent):
+    namespace = blocks.new_namespace()
+    run("from scratchgrad import Value\na = Value(2.0, label='a')\nL = a * 3\n", namespace, graphs=["L"])
+    study = json.loads(sent[1][1])
+    assert [node["name"] for node in study["nodes"]] == ["a", "v1"]
+    assert study["steps"][0]["text"] == ["a.grad += 3.0 × v1.grad = 3.0 × 1.0 = 3.0"]
+    assert namespace["a"].grad == 0.0  # recording the pass changed nothing the reader sees
+
+
+def test_a_graph_above_the_draw_limit_is_summarised_in_one_box(sent):
+    code = "from scratchgrad import Value\ntotal = sum(Value(float(i)) for i in range(150))\n"
+    assert run(code, graphs=["total"]).raised is None
+    [(_, dot, _)] = drawn(sent)
+    assert "300 Values: more than the 200 a page draws readably" in dot
+    assert "more than the 200" in json.loads(sent[1][1])["note"]
 
 
 def test_without_a_page_the_drawings_are_kept_in_the_outcome():
@@ -169,9 +195,11 @@ def test_without_a_page_the_drawings_are_kept_in_the_outcome():
     )
     assert [(d.mime_type, d.label) for d in outcome.drawings] == [
         (blocks.DOT_MIME_TYPE, "mine"),
+        (blocks.STUDY_MIME_TYPE, "mine"),
         (blocks.DOT_MIME_TYPE, "L"),
+        (blocks.STUDY_MIME_TYPE, "L"),
     ]
-    assert outcome.drawings[1].data == to_dot(namespace["L"])
+    assert outcome.drawings[2].data == to_dot(namespace["L"])
 
 
 def test_a_stage_value_is_drawn_like_any_other(sent):
@@ -180,7 +208,8 @@ def test_a_stage_value_is_drawn_like_any_other(sent):
         "from scratchgrad.stages.graph_only import Value\nL = Value(2.0, label='a') * Value(3.0, label='b')\n"
     )
     assert run(code, namespace, graphs=["L"]).raised is None
-    assert sent == [(blocks.DOT_MIME_TYPE, to_dot(namespace["L"]), "L")]
+    assert drawn(sent) == [(blocks.DOT_MIME_TYPE, to_dot(namespace["L"]), "L")]
+    assert "keep no gradient" in json.loads(sent[1][1])["note"]
     assert isinstance(namespace["L"], graph_only.Value)
 
 
@@ -198,7 +227,7 @@ def test_show_graph_of_something_else_than_a_value_is_an_error_the_reader_sees(s
 def test_show_graph_in_the_readers_code(sent):
     code = "from scratchgrad import Value\nshow_graph(Value(1.0, label='one') * 2, rankdir='TB')\n"
     assert run(code).raised is None
-    [(mime_type, dot, label)] = sent
+    [(mime_type, dot, label)] = drawn(sent)
     assert (mime_type, label) == (blocks.DOT_MIME_TYPE, "")
     assert 'rankdir="TB"' in dot
     assert "one" in dot

@@ -6,7 +6,9 @@ on its own, with the inputs that would make it go wrong.
 
 from __future__ import annotations
 
+import html
 import importlib
+import json
 import re
 import subprocess
 import sys
@@ -77,7 +79,11 @@ def test_a_stage_value_in_a_graph_option_is_drawn_at_build_time() -> None:
     )
     outcome = session.run(code, ["L"])
     _, result = runnable.render_block(0, code, {"run": "run", "graph": "L"}, outcome, session)
-    assert result.startswith('<div class="sg-figure sg-graph" data-sg-graph="L"><svg')
+    opening = r'<div class="sg-figure sg-graph" data-sg-graph="L" data-sg-study="([^"]*)"><svg'
+    figure = re.match(opening, result)
+    assert figure, result[:200]
+    study = json.loads(html.unescape(figure[1]))  # the graph's study, for the page's graph tools
+    assert "keep no gradient" in study["note"]
     assert all(f">{text}<" in result for text in ("a", "b", "*"))
 
 

@@ -14,10 +14,12 @@ both places:
 * **the verdict**: `Outcome.as_expected` — a block without an ``expect`` option must not raise;
   a block with ``expect="ArithmeticError"`` must raise that exception or a subclass of it;
 * **drawings**: a ``graph="L"`` option, or ``show_graph(L)`` in the block, asks for the graph of a
-  Value as DOT text (`DOT_MIME_TYPE`), drawn below the block by Graphviz.
+  Value as DOT text (`DOT_MIME_TYPE`), drawn below the block by Graphviz, followed by its study
+  (`STUDY_MIME_TYPE`, `scratchgrad.graph_study`): backward step by step, and every node checked.
 
 The browser's JavaScript is handed the outcome as JSON (`Outcome.to_json`) and compares a block's
-``expect`` with the names it lists; the constants it needs (`DOT_MIME_TYPE`, `FILENAME_FORMAT`) are
+``expect`` with the names it lists; the constants it needs (`DOT_MIME_TYPE`, `STUDY_MIME_TYPE`,
+`FILENAME_FORMAT`) are
 written into the bundle from here when the site is built (hooks/pyodide_runtime.py).
 """
 
@@ -40,6 +42,7 @@ __all__ = [
     "PAGE_SEED",
     "RECURSION_LIMIT",
     "STARTUP_MODULES",
+    "STUDY_MIME_TYPE",
     "Display",
     "DisplayFunction",
     "Outcome",
@@ -61,6 +64,10 @@ own tools set for themselves (mkdocstrings raises it to 2000)."""
 
 DOT_MIME_TYPE = "text/vnd.graphviz"
 """The kind of a graph drawing request: its data is DOT text."""
+
+STUDY_MIME_TYPE = "application/vnd.scratchgrad.graph-study+json"
+"""The kind of the drawing that follows each graph: JSON from `scratchgrad.graph_study.to_json`, for the
+graph drawn just before it (the page's "Step through backward" and "Check gradients")."""
 
 FILENAME_FORMAT = "<{page} block {number}>"
 """The name of a block's code in tracebacks; `page` is the page's path without ``.md``, `number`
@@ -159,13 +166,21 @@ def show_graph(root: Any, label: str = "", **options: Any) -> None:
 
     `root` is a Value of the package, of one of the story's stages, or of the reader's own class
     (see `scratchgrad.graph.is_value`); `options` go to `scratchgrad.graph.to_dot`
-    (e.g. ``rankdir="TB"``).
+    (e.g. ``rankdir="TB"``). A graph of more than `scratchgrad.graph.DRAW_LIMIT` Values is
+    summarised in one box instead. Its study follows the drawing (`STUDY_MIME_TYPE`).
     """
-    from scratchgrad import graph  # at call time: after a Restart, the package as it is now
+    from scratchgrad import graph, graph_study  # at call time: after a Restart, the package as it is now
 
     if not graph.is_value(root):
         raise TypeError(f"show_graph() draws the graph of a Value, got {type(root).__name__}")
-    _send(Display(DOT_MIME_TYPE, graph.to_dot(root, **options), label))
+    if graph.count_values(root) > graph.DRAW_LIMIT:
+        _send(Display(DOT_MIME_TYPE, graph.summary_dot(root), label))
+    else:
+        _send(Display(DOT_MIME_TYPE, graph.to_dot(root, **options), label))
+    # What a reader's backward prints while it is recorded is not the block's output.
+    with contextlib.redirect_stdout(io.StringIO()):
+        study = graph_study.to_json(root)
+    _send(Display(STUDY_MIME_TYPE, study, label))
 
 
 def _send(drawing: Display) -> None:
@@ -187,7 +202,12 @@ def new_namespace() -> dict[str, Any]:
 
 
 def run_block(
-    code: str, filename: str, namespace: dict[str, Any], graphs: Sequence[str] = (), capture: bool = False
+    code: str,
+    filename: str,
+    namespace: dict[str, Any],
+    graphs: Sequence[str] = (),
+    capture: bool = False,
+    bug: str | None = None,
 ) -> Outcome:
     """Run one block in `namespace` and say what it did.
 
@@ -198,6 +218,8 @@ def run_block(
     goes to `sys.stdout` and `sys.stderr` as it is printed (the browser streams it to the page),
     and both are flushed before returning, so a last ``print(..., end="")`` is not held back.
     Every exception is caught and reported, the reader's KeyboardInterrupt and SystemExit too.
+    With `bug` (a name of `scratchgrad.bugs.BUGS`: a break-it switch), the block runs with that bug
+    switched into the package, in a copy of `namespace`: what it defines does not reach the blocks below.
     """
     global _collected
     linecache.cache[filename] = (len(code), None, code.splitlines(keepends=True), filename)
@@ -206,7 +228,9 @@ def run_block(
     raised = None
     _collected = drawings
     try:
-        with _recursion_limit(RECURSION_LIMIT), _printing_into(printed if capture else None):
+        with _recursion_limit(RECURSION_LIMIT), _printing_into(printed if capture else None), _bug(bug):
+            if bug is not None:
+                namespace = dict(namespace)
             exec(compile(code, filename, "exec"), namespace)
             for expression in graphs:
                 show_graph(eval(expression, namespace), label=expression)
@@ -217,6 +241,12 @@ def run_block(
         sys.stdout.flush()
         sys.stderr.flush()
     return Outcome(printed.getvalue(), raised, drawings)
+
+
+def _bug(name: str | None) -> contextlib.AbstractContextManager[object]:
+    from scratchgrad import bugs  # at call time: after a Restart, the package as it is now
+
+    return contextlib.nullcontext() if name is None else bugs.switched_on(name)
 
 
 @contextlib.contextmanager

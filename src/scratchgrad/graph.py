@@ -35,10 +35,26 @@ from scratchgrad.engine import topological_order
 if TYPE_CHECKING:
     import graphviz
 
-__all__ = ["Drawing", "draw_dot", "drawing", "is_value", "print_tree", "to_dot"]
+__all__ = [
+    "DRAW_LIMIT",
+    "Drawing",
+    "GraphNode",
+    "count_values",
+    "draw_dot",
+    "drawing",
+    "graph_nodes",
+    "is_value",
+    "print_tree",
+    "summary_dot",
+    "to_dot",
+]
 
 MAX_NODES = 500
 """Default limit on the Values in one drawing: a browser cannot show more usefully."""
+
+DRAW_LIMIT = 200
+"""The most Values a page draws (`scratchgrad.blocks.show_graph`): above it a box summarises the graph
+(`summary_dot`), since a wider drawing is too small to read in a column, and slow to lay out."""
 
 RANKDIRS = ("LR", "RL", "TB", "BT")
 CHILDREN_ATTRIBUTES = ("_children", "_prev", "children")
@@ -84,6 +100,76 @@ def drawing(root: Any, rankdir: str = "LR", max_nodes: int = MAX_NODES) -> Drawi
             edges.extend((f"v{index[child]}", f"op{i}") for child in node._children)
             edges.append((f"op{i}", f"v{i}"))
     return Drawing(rankdir, nodes, edges)
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    """One Value of a drawing, as the page's tools see it: the Value itself and how to name it.
+
+    Attributes:
+        value: the Value (of any kind: see `is_value`).
+        id: its node id in the drawing, ``v3`` (and ``op3`` for the operation that made it).
+        name: its label if no other Value of the graph has that label, else its id: what the page
+            shows and tests look for (``data-sg-node``).
+        op: the operation that made it (``""`` for an input).
+        children: the positions (in the drawing's order) of the Values it was made from.
+    """
+
+    value: Any
+    id: str
+    name: str
+    op: str
+    children: tuple[int, ...]
+
+
+def graph_nodes(root: Any, max_nodes: int = MAX_NODES) -> list[GraphNode]:
+    """The Values of `root`'s graph in the drawing's order (`root` last): the i-th is node ``v{i}``."""
+    order = _values_to_draw(root, max_nodes, "graph_nodes")
+    index = {node: i for i, node in enumerate(order)}
+    labels = [node.label for node in order]
+    return [
+        GraphNode(
+            value=node._value,
+            id=f"v{i}",
+            name=node.label if node.label and labels.count(node.label) == 1 else f"v{i}",
+            op=node.op,
+            children=tuple(index[child] for child in node._children),
+        )
+        for i, node in enumerate(order)
+    ]
+
+
+def count_values(root: Any) -> int:
+    """How many Values `root`'s graph holds (`root` and everything it was computed from)."""
+    return len(topological_order(_Nodes("count_values").of(root)))
+
+
+def summary_dot(root: Any, limit: int = DRAW_LIMIT) -> str:
+    """A drawing of one box that says what a graph too large to draw holds: its Values, per operation.
+
+    Example:
+        >>> from scratchgrad import Value
+        >>> total = sum((Value(float(i)) * 2 for i in range(3)), Value(0.0))
+        >>> print(summary_dot(total, limit=5).replace("\\\\l", "\\n"), end="")
+        digraph {
+          summary [shape="note", label="10 Values: more than the 5 a page draws readably.
+        4 inputs; operations: * 2 ×3, + ×3
+        "];
+        }
+    """
+    order = topological_order(_Nodes("summary_dot").of(root))
+    ops: dict[str, int] = {}
+    for node in order:
+        if node._children:
+            ops[node.op] = ops.get(node.op, 0) + 1
+    inputs = len(order) - sum(ops.values())
+    most_first = sorted(ops.items(), key=lambda item: (-item[1], item[0]))
+    listed = ", ".join(f"{op} ×{count}" for op, count in most_first)
+    text = (
+        f"{len(order)} Values: more than the {limit} a page draws readably.\\l"
+        f"{inputs} inputs; operations: {_escape_text(listed)}\\l"
+    )
+    return f'digraph {{\n  summary [shape="note", label="{text}"];\n}}\n'
 
 
 def to_dot(root: Any, rankdir: str = "LR", max_nodes: int = MAX_NODES) -> str:

@@ -198,14 +198,15 @@ def test_figures_and_graphs_have_text_alternatives(context, site_url):
     replace_code(page, 0, "from scratchgrad import Value\nshow_graph(Value(2.0, label='a') * 3)\n")
     run_block(page, 0)
     names = page.evaluate(
-        """() => [...document.querySelectorAll(".sg-figure > svg, .md-typeset img")].map((e) =>
+        """() => [...document.querySelectorAll(".sg-figure > svg, .sg-graph-scroll > svg, .md-typeset img")]
+             .map((e) =>
              e.tagName === "IMG"
                ? e.getAttribute("alt") ?? ""
                : e.getAttribute("role") === "img" ? e.getAttribute("aria-label") ?? "" : "")"""
     )
     assert len(names) > 1, names
     assert all(names), names
-    drawn = block(page, 0).locator(".sg-figure > svg").get_attribute("aria-label")
+    drawn = block(page, 0).locator(".sg-graph-scroll > svg").get_attribute("aria-label")  # graph-view.js
     assert drawn.startswith("Computation graph, ")
     assert "a" in drawn.split(": ", 1)[1].split("; ")
 

@@ -13,8 +13,8 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import { bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
-import { Compartment, EditorState } from "@codemirror/state";
-import { EditorView, drawSelection, keymap } from "@codemirror/view";
+import { Compartment, EditorState, StateEffect, StateField } from "@codemirror/state";
+import { Decoration, EditorView, drawSelection, keymap } from "@codemirror/view";
 import { classHighlighter } from "@lezer/highlight";
 
 const KEYBOARD_HELP =
@@ -68,7 +68,8 @@ function wrapWhenNarrow(view, wrapping) {
 /**
  * Create an editor holding `code` inside `parent`.
  * onRun() is called for Ctrl/Cmd+Enter; onChange(code) after every edit.
- * Returns {view, getCode(), setCode(code), focus()}.
+ * Returns {view, getCode(), setCode(code), focus(), markLines(numbers)}: markLines highlights
+ * lines (counted from 1; none for []), as the backward stepper does for the line that ran.
  */
 export function createEditor(parent, code, { label, onRun, onChange }) {
   const wrapping = new Compartment();
@@ -91,6 +92,7 @@ export function createEditor(parent, code, { label, onRun, onChange }) {
           indentWithTab,
         ]),
         noKeyboardTrap(),
+        markedLines,
         wrapping.of([]),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange(update.state.doc.toString());
@@ -111,5 +113,30 @@ export function createEditor(parent, code, { label, onRun, onChange }) {
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: newCode } });
     },
     focus: () => view.focus(),
+    markLines(numbers) {
+      const lines = numbers.filter((n) => n >= 1 && n <= view.state.doc.lines);
+      view.dispatch({ effects: setMarkedLines.of(lines) });
+      if (lines.length) {
+        const { from } = view.state.doc.line(lines[0]);
+        view.dispatch({ effects: EditorView.scrollIntoView(from, { y: "nearest" }) });
+      }
+    },
   };
 }
+
+const setMarkedLines = StateEffect.define();
+const markedLine = Decoration.line({ class: "sg-editor-line--marked" });
+/** The lines markLines() highlights: a set of line decorations, replaced as a whole. */
+const markedLines = StateField.define({
+  create: () => Decoration.none,
+  update(marks, transaction) {
+    for (const effect of transaction.effects) {
+      if (effect.is(setMarkedLines)) {
+        const starts = [...new Set(effect.value)].sort((a, b) => a - b);
+        return Decoration.set(starts.map((n) => markedLine.range(transaction.state.doc.line(n).from)));
+      }
+    }
+    return transaction.docChanged ? Decoration.none : marks;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});

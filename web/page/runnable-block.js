@@ -5,6 +5,7 @@
 // a toolbar appears, and each run writes its own output where the build's was.
 
 import { drawingScale } from "../graph/graph-renderer.js";
+import { enhanceGraph } from "../graph/graph-view.js";
 import { createEditor } from "./editor.js";
 import { isUnedited, loadEdit, saveEdit } from "./edits.js";
 import { OutputView } from "./output-view.js";
@@ -12,7 +13,7 @@ import { createButton, createToolbar } from "./toolbar.js";
 
 // What a block is (its file name in tracebacks, the kind of a graph drawing) is defined by the Python
 // module scratchgrad.blocks; hooks/pyodide_runtime.py writes its constants into the bundle.
-/* global BLOCK_DOT_MIME_TYPE, BLOCK_FILENAME_FORMAT */
+/* global BLOCK_DOT_MIME_TYPE, BLOCK_STUDY_MIME_TYPE, BLOCK_FILENAME_FORMAT */
 const BUILD_ONLY_NOTE =
   "This block runs only when the site is built: it needs a package the browser does not have " +
   "(such as PyTorch). Its output above is from the build.";
@@ -60,7 +61,7 @@ export class RunnableBlock {
     const graphFigures = result.querySelectorAll(":scope > .sg-graph[data-sg-graph]");
     this.graphExpressions = [...new Set([...graphFigures].map((figure) => figure.dataset.sgGraph))];
     // Draw at the build's scale: this block's own drawing, or any on the page.
-    const buildSvg = result.querySelector(":scope > .sg-graph > svg") ?? document.querySelector(".sg-graph > svg");
+    const buildSvg = result.querySelector(":scope > .sg-graph svg") ?? document.querySelector(".sg-graph svg");
     this.#drawingScale = drawingScale(buildSvg);
     // Counted from 1, as the editor's label and the "block N above" hints count.
     this.filename = BLOCK_FILENAME_FORMAT.replace("{page}", this.page).replace("{number}", String(this.index + 1));
@@ -71,6 +72,7 @@ export class RunnableBlock {
     this.#output = new OutputView(result);
     if (!this.runsInBrowser) this.#output.note(BUILD_ONLY_NOTE);
     else if (!this.hidden) this.#buildInterface(onRun, onRunFromTop);
+    this.#enhanceGraphs();
   }
 
   #runtime;
@@ -80,6 +82,7 @@ export class RunnableBlock {
   #announcer = null;
   #output;
   #drawings = [];
+  #lastFigure = null;
   #drawingScale;
   #editor = null;
   #buttons = {};
@@ -106,10 +109,12 @@ export class RunnableBlock {
       onOutput: (stream, text) => this.#output.write(stream, text),
       onDisplay: (mimeType, data, label) => {
         if (mimeType === BLOCK_DOT_MIME_TYPE) this.#draw(data, label);
+        if (mimeType === BLOCK_STUDY_MIME_TYPE) this.#lastFigure?.setAttribute("data-sg-study", data);
       },
     });
     this.#output.flush();
     await Promise.allSettled(this.#drawings); // the run is over when its drawings are on the page
+    this.#enhanceGraphs();
     this.#report(result);
     this.#announce(result);
     this.#markBuildFigures();
@@ -171,8 +176,16 @@ export class RunnableBlock {
     this.#announcer.textContent = text;
   }
 
-  #draw(dot, label) {
-    const figure = this.#output.figure("graph", label);
+  /** Fit each drawn graph to the column and give it its tools (graph-view.js). */
+  #enhanceGraphs() {
+    for (const figure of this.element.querySelectorAll(":scope > .sg-result > .sg-graph")) {
+      enhanceGraph(figure, { filename: this.filename, editor: this.#editor });
+    }
+  }
+
+  #draw(dot, label, output = this.#output) {
+    const figure = output.figure("graph", label);
+    this.#lastFigure = figure;
     const drawing = this.#graphs
       .render(dot, this.#drawingScale)
       .then(
@@ -184,6 +197,7 @@ export class RunnableBlock {
       )
       .finally(() => figure.removeAttribute("aria-busy"));
     this.#drawings.push(drawing);
+    return drawing;
   }
 
   /** Plots are drawn at build time only (matplotlib): say so once the code changed. */
@@ -229,6 +243,7 @@ export class RunnableBlock {
       this.#editor.focus();
     });
     button("copy", "Copy", "Copy the code", () => this.#copy());
+    if (this.element.dataset.sgBreak) bar.append(this.#breakSwitch());
     this.#edited = document.createElement("span");
     this.#edited.className = "sg-edited";
     this.#edited.textContent = "edited";
@@ -241,6 +256,57 @@ export class RunnableBlock {
     this.#announcer.setAttribute("role", "status");
     bar.append(this.#edited, state, this.#announcer);
     return bar;
+  }
+
+  /** A break-it switch (scratchgrad.bugs): on, the block runs again with the bug, beside the right run. */
+  #breakSwitch() {
+    const label = document.createElement("label");
+    label.className = "sg-break";
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.setAttribute("role", "switch");
+    box.addEventListener("change", () => this.#runWithBug(box.checked));
+    label.append(box, ` ${this.element.dataset.sgBreakLabel}`);
+    return label;
+  }
+
+  async #runWithBug(on) {
+    this.element.querySelector(":scope > .sg-result--bug")?.remove();
+    this.element.classList.toggle("sg-runnable--broken", on);
+    if (!on) return;
+    const area = document.createElement("div");
+    area.className = "sg-result sg-result--bug";
+    const heading = document.createElement("p");
+    heading.className = "sg-bug-heading";
+    heading.textContent = `With the bug: ${this.element.dataset.sgBreakLabel}`;
+    const output = new OutputView(area);
+    this.element.querySelector(":scope > .sg-result").after(area);
+    output.begin();
+    area.append(heading);
+    const drawings = [];
+    const result = await this.#runtime.run(this.code, {
+      namespace: this.page,
+      filename: this.filename,
+      graphs: this.graphExpressions,
+      bug: this.element.dataset.sgBreak,
+      onOutput: (stream, text) => output.write(stream, text),
+      onDisplay: (mimeType, data, label) => {
+        if (mimeType === BLOCK_DOT_MIME_TYPE) drawings.push(this.#draw(data, label, output));
+        if (mimeType === BLOCK_STUDY_MIME_TYPE) this.#lastFigure?.setAttribute("data-sg-study", data);
+      },
+    });
+    output.flush();
+    await Promise.allSettled(drawings);
+    if (result.traceback) output.error(result.traceback);
+    area.prepend(heading); // above what the run wrote
+    // Wrong against right: both runs' drawings checked, node by node.
+    for (const where of [area, this.element.querySelector(":scope > .sg-result")]) {
+      for (const figure of where.querySelectorAll(":scope > .sg-graph")) {
+        enhanceGraph(figure, { filename: this.filename, editor: this.#editor });
+        figure.querySelector(".sg-graph-check")?.click();
+      }
+    }
+    area.dataset.sgRuns = "1";
   }
 
   #showEdited(saved) {

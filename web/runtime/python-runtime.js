@@ -80,11 +80,21 @@ export class PythonRuntime extends EventTarget {
    * restarted to stop it), "crashed" (the code broke the interpreter, which was restarted;
    * message), "cancelled" (stopped before it started), "unavailable" (message).
    * `graphs`: expressions whose Values are drawn after the run (a block's graph= option).
+   * `bug`: a break-it switch's bug (scratchgrad.bugs), switched on for this run only.
    * onStart() is called when the code starts (after the runs queued before it);
    * onOutput(stream, text) receives printed text; onDisplay(mimeType, data, label) drawings.
    */
-  run(code, { namespace, filename, graphs = [], onStart = () => {}, onOutput = () => {}, onDisplay = () => {} }) {
-    return this.#enqueue({ type: "run", payload: { code, namespace, filename, graphs }, onStart, onOutput, onDisplay });
+  run(
+    code,
+    { namespace, filename, graphs = [], bug = null, onStart = () => {}, onOutput = () => {}, onDisplay = () => {} },
+  ) {
+    return this.#enqueue({
+      type: "run",
+      payload: { code, namespace, filename, graphs, bug },
+      onStart,
+      onOutput,
+      onDisplay,
+    });
   }
 
   /**

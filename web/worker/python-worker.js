@@ -54,13 +54,14 @@ function namespaceFor(name) {
   return namespaces.get(name);
 }
 
-function run({ id, code, filename, namespace, graphs = [] }) {
+function run({ id, code, filename, namespace, graphs = [], bug }) {
   if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0); // a Stop that came too late
   currentRunId = id;
   const graphList = pyodide.toPy(graphs);
   try {
     output.startRun();
-    const outcome = runner.run_block(code, filename, namespaceFor(namespace), graphList);
+    // undefined, not null, becomes None (Pyodide turns null into jsnull): no bug switched on.
+    const outcome = runner.run_block(code, filename, namespaceFor(namespace), graphList, false, bug ?? undefined);
     output.flush();
     try {
       return JSON.parse(outcome.to_json());

@@ -1,0 +1,257 @@
+"""Watching ``backward()`` work: the nodes it visits, in order, what each visit adds, and which line.
+
+`record_backward` runs a graph's own ``backward()`` once, from zero gradients, and writes down
+each visit: the node, its gradient when visited (the *upstream* gradient), and for each child the
+gradient before and after, with the source line that changed it. The page replays the record one
+visit at a time ("Step through backward"). The story has two designs of backward, and both are
+watched as they run, not imitated:
+
+* **closures** (micrograd, the stages of `scratchgrad.stages`, a reader's own class): every Value
+  has a ``_backward`` function. For the run each one is wrapped, so the wrapper sees the visit, and
+  `sys.settrace` reports each line of the closure as it runs;
+* **stored local derivatives** (the package's `Value`): one loop of ``Value.backward`` visits the
+  nodes. `sys.settrace` watches that loop: its variable ``node`` is the node being visited, once the
+  output has been seeded with ``grad = 1``.
+
+Afterwards every gradient and every ``_backward`` is put back: recording changes nothing the
+reader can see.
+"""
+
+from __future__ import annotations
+
+import linecache
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import CodeType, FrameType
+from typing import Any
+
+from scratchgrad.graph import GraphNode
+
+__all__ = ["CodeLine", "Recording", "Update", "Visit", "record_backward"]
+
+
+@dataclass(frozen=True)
+class CodeLine:
+    """A line of source: its file (a module's path, or a block's name such as ``<chain-rule block 4>``),
+    its number and its text."""
+
+    file: str
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Update:
+    """One child's gradient changed by a visit: from `before` to `after`, by the line `line`."""
+
+    child: int
+    before: float
+    after: float
+    line: CodeLine | None
+
+
+@dataclass(frozen=True)
+class Visit:
+    """``backward()`` at one node: its gradient then (`upstream`), what it passed to its children,
+    the lines that ran, and where the node's local derivatives were written (`origin`)."""
+
+    node: int
+    upstream: float
+    updates: list[Update]
+    lines: list[CodeLine]
+    origin: CodeLine | None = None
+
+
+@dataclass
+class Recording:
+    """What one ``backward()`` did: every gradient when the first visit began (after the seed),
+    the visits in order, every gradient at the end, and the error that stopped it, if one did."""
+
+    seeded: list[float] = field(default_factory=list)
+    visits: list[Visit] = field(default_factory=list)
+    grads: list[float] = field(default_factory=list)
+    error: str | None = None
+
+
+def record_backward(nodes: list[GraphNode]) -> Recording:
+    """Run ``backward()`` on the last of `nodes` (the output), from zero gradients, and record it.
+
+    `nodes` is the graph as `scratchgrad.graph.graph_nodes` lists it. A Value without gradients
+    or without a backward the recorder knows gives a Recording whose `error` says so.
+    """
+    values = [node.value for node in nodes]
+    root = values[-1]
+    if not all(hasattr(value, "grad") for value in values):
+        return Recording(error="these Values keep no gradient yet: there is no backward pass to watch")
+    if not callable(getattr(root, "backward", None)):
+        return Recording(error=f"{type(root).__name__} has no backward() method yet: nothing to watch")
+    kept = [value.grad for value in values]
+    recording = Recording()
+    try:
+        for value in values:
+            value.grad = 0.0
+        if any(callable(getattr(value, "_backward", None)) for value in values):
+            _record_closures(nodes, recording)
+        elif "node" in getattr(getattr(type(root).backward, "__code__", None), "co_varnames", ()):
+            _record_loop(nodes, recording)
+        else:
+            recording.error = (
+                f"{type(root).__name__}.backward() neither calls _backward closures nor loops over a "
+                "variable named node: the recorder cannot follow it"
+            )
+        recording.grads = [value.grad for value in values]
+    finally:
+        for value, grad in zip(values, kept, strict=True):
+            value.grad = grad
+    return recording
+
+
+def _run_backward(root: Any, recording: Recording) -> None:
+    try:
+        root.backward()
+    except Exception as error:  # the reader's backward may fail: say how; a Stop still stops
+        recording.error = f"backward() raised {type(error).__name__}: {error}"
+
+
+class _Watch:
+    """The visit being recorded: the grads of its children so far, the lines run and the changes."""
+
+    def __init__(self, nodes: list[GraphNode], index: int) -> None:
+        self.nodes = nodes
+        self.index = index
+        self.upstream = float(nodes[index].value.grad)
+        self.children = sorted(set(nodes[index].children))
+        self.grads = {child: nodes[child].value.grad for child in self.children}
+        self.updates: list[Update] = []
+        self.lines: list[CodeLine] = []
+        self.last_line: CodeLine | None = None
+
+    def saw_line(self, frame: FrameType) -> None:
+        self.changes()
+        code_line = _code_line(frame.f_code.co_filename, frame.f_lineno)
+        self.last_line = code_line
+        if code_line not in self.lines:
+            self.lines.append(code_line)
+
+    def changes(self) -> None:
+        """Write down every child whose gradient changed since last looked at, to the last line run."""
+        for child in self.children:
+            now = self.nodes[child].value.grad
+            if now != self.grads[child]:
+                self.updates.append(Update(child, float(self.grads[child]), float(now), self.last_line))
+                self.grads[child] = now
+
+    def visit(self, origin: CodeLine | None = None) -> Visit:
+        self.changes()
+        return Visit(self.index, self.upstream, self.updates, self.lines, origin)
+
+
+def _record_closures(nodes: list[GraphNode], recording: Recording) -> None:
+    values = [node.value for node in nodes]
+    own = [value.__dict__.get("_backward") if hasattr(value, "__dict__") else None for value in values]
+    originals = [getattr(value, "_backward", None) for value in values]
+
+    def watched(index: int, closure: Callable[[], Any]) -> Callable[[], Any]:
+        code = getattr(closure, "__code__", None)
+
+        def run_and_record() -> Any:
+            if not recording.visits and not recording.seeded:
+                recording.seeded = [float(value.grad) for value in values]
+            watch = _Watch(nodes, index)
+            try:
+                with _Tracing(code, lambda frame, event: watch.saw_line(frame) if event == "line" else None):
+                    return closure()
+            finally:
+                origin = _code_line(code.co_filename, code.co_firstlineno) if code else None
+                recording.visits.append(watch.visit(origin))
+
+        return run_and_record
+
+    wrapped = [index for index, closure in enumerate(originals) if callable(closure)]
+    try:
+        for index in wrapped:
+            values[index]._backward = watched(index, originals[index])
+        _run_backward(values[-1], recording)
+    finally:
+        for index in wrapped:
+            if own[index] is not None or not hasattr(values[index], "__dict__"):
+                values[index]._backward = originals[index]
+            else:
+                del values[index]._backward  # the class's own _backward method shows through again
+
+
+def _record_loop(nodes: list[GraphNode], recording: Recording) -> None:
+    values = [node.value for node in nodes]
+    root = values[-1]
+    position = {id(value): index for index, value in enumerate(values)}
+    watch: _Watch | None = None
+
+    def on_line(frame: FrameType, event: str) -> None:
+        nonlocal watch
+        if event != "line":
+            return
+        if watch is not None:
+            watch.changes()
+        node = frame.f_locals.get("node")
+        index = position.get(id(node))
+        # The walk begins once the output is seeded (d out/d out = 1); before it, loops over
+        # `node` only reset gradients.
+        if index is not None and root.grad != 0 and (watch is None or watch.index != index):
+            if watch is None:
+                recording.seeded = [float(value.grad) for value in values]
+            else:
+                recording.visits.append(watch.visit(_op_origin(type(root), nodes[watch.index].op)))
+            watch = _Watch(nodes, index)
+        if watch is not None:
+            watch.saw_line(frame)
+
+    with _Tracing(type(root).backward.__code__, on_line):
+        _run_backward(root, recording)
+    if watch is not None:
+        recording.visits.append(watch.visit(_op_origin(type(root), nodes[watch.index].op)))
+
+
+class _Tracing:
+    """While active, call `on_event(frame, event)` for every event of frames running `code`."""
+
+    def __init__(self, code: CodeType | None, on_event: Callable[[FrameType, str], None]) -> None:
+        self.code = code
+        self.on_event = on_event
+        self.previous: Any = None
+
+    def __enter__(self) -> None:
+        def local(frame: FrameType, event: str, arg: Any) -> Any:
+            self.on_event(frame, event)
+            return local
+
+        def calls(frame: FrameType, event: str, arg: Any) -> Any:
+            return local if frame.f_code is self.code else None
+
+        self.previous = sys.gettrace()
+        if self.code is not None:
+            sys.settrace(calls)
+
+    def __exit__(self, *exc: object) -> None:
+        sys.settrace(self.previous)
+
+
+_OP_METHODS = {"+": "__add__", "*": "__mul__", "exp": "exp", "log": "log", "tanh": "tanh"}
+_OP_METHODS |= {"sigmoid": "sigmoid", "relu": "relu"}
+
+
+def _op_origin(cls: type, op: str) -> CodeLine | None:
+    """Where the package's Value stores the local derivatives of `op`: the method that makes it."""
+    if op.startswith("+ "):
+        op = "+"
+    elif op.startswith("* "):
+        op = "*"
+    name = _OP_METHODS.get(op) or (
+        "__pow__" if op.startswith("**") else "__rpow__" if op.endswith("**") else ""
+    )
+    code = getattr(getattr(cls, name, None), "__code__", None)
+    return _code_line(code.co_filename, code.co_firstlineno) if code else None
+
+
+def _code_line(file: str, line: int) -> CodeLine:
+    return CodeLine(file, line, linecache.getline(file, line).rstrip())

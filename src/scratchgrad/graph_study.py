@@ -1,0 +1,210 @@
+"""What the page shows beside a drawn graph: the backward pass step by step, and every node checked.
+
+`study` records the graph's own ``backward()`` (`scratchgrad.backward_steps`), checks each node's
+gradient against central differences (`scratchgrad.graph_check`), and writes both out in words and
+numbers, as JSON for the page (``web/graph/``): ``show_graph`` sends it beside the DOT text
+(`scratchgrad.blocks.STUDY_MIME_TYPE`). The wording lives here, once, for the build and the browser:
+
+    b.grad += a.data × e.grad = 2.0 × −2.0 = −4.0
+
+JSON fields: ``count`` (Values in the graph), ``limit``, ``note`` (why there is nothing to step
+through, or None); ``nodes`` (``id``, ``name``, ``op``); ``seeded`` (every grad when the walk
+starts); ``steps``, one per visit, in order: ``node``, ``text`` (lines of words), ``grads``
+(``[node, grad after]`` pairs), ``lines`` (``file``, ``line``, ``text`` of the code that changed a
+gradient) and ``origin`` (where the op's backward, or its local derivatives, are written);
+``error`` (what stopped backward);
+``check``: per node ``status``, ``expected``, ``got``, ``text`` ("expected 1.83, got 1.417"),
+``reason``, and ``culprits`` in words.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict
+from typing import Any
+
+from scratchgrad.backward_steps import CodeLine, Visit, record_backward
+from scratchgrad.graph import DRAW_LIMIT, GraphNode, count_values, graph_nodes
+from scratchgrad.graph_check import GraphCheck, check_graph, local_derivatives
+
+__all__ = ["number", "study", "to_json"]
+
+
+def study(root: Any, limit: int = DRAW_LIMIT) -> dict[str, Any]:
+    """The step-by-step backward and the per-node check of `root`'s graph, as JSON-ready data."""
+    count = count_values(root)
+    if count > limit:
+        return {"count": count, "limit": limit, "note": _too_large(count, limit)}
+    nodes = graph_nodes(root, max_nodes=limit)
+    recording = record_backward(nodes)
+    result: dict[str, Any] = {
+        "count": count,
+        "limit": limit,
+        "note": None,
+        "nodes": [{"id": node.id, "name": node.name, "op": node.op} for node in nodes],
+    }
+    if not recording.grads:  # nothing ran: no gradients, or a backward the recorder cannot follow
+        result["note"] = f"No step-through for this graph: {recording.error}."
+        return result
+    checked = check_graph(nodes, recording)
+    result["seeded"] = recording.seeded
+    result["steps"] = [_step(nodes, visit) for visit in recording.visits]
+    result["error"] = recording.error
+    result["check"] = _check(nodes, checked)
+    return result
+
+
+def to_json(root: Any) -> str:
+    """`study` as JSON text; a gradient that is not a finite number (NaN, ∞) is written as text."""
+    return json.dumps(_finite(study(root)), allow_nan=False)
+
+
+def _finite(data: Any) -> Any:
+    if isinstance(data, float) and not math.isfinite(data):
+        return number(data)
+    if isinstance(data, dict):
+        return {key: _finite(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_finite(value) for value in data]
+    return data
+
+
+def number(x: float) -> str:
+    """A gradient as the page prints it: 4 significant digits, a true minus sign: ``−2.0``."""
+    if math.isnan(x) or math.isinf(x):
+        return str(x)
+    text = f"{x:.4g}"
+    if text.lstrip("-").isdigit():
+        text += ".0"
+    return text.replace("-", "−")
+
+
+def _too_large(count: int, limit: int) -> str:
+    return (
+        f"This graph has {count} Values, more than the {limit} a page draws and steps through: "
+        "draw a smaller part of it (one neuron's output, say)."
+    )
+
+
+def _step(nodes: list[GraphNode], visit: Visit) -> dict[str, Any]:
+    node = nodes[visit.node]
+    if not node.children:
+        text = [
+            f"{node.name} is an input: nothing to pass on. "
+            f"{node.name}.grad = {number(visit.upstream)} is final."
+        ]
+    else:
+        text = _chain_rule_lines(nodes, visit)
+    return {
+        "node": visit.node,
+        "text": text,
+        "grads": [[update.child, update.after] for update in visit.updates],
+        "lines": [_line(line) for line in _lines_to_show(node, visit)],
+        "origin": _line(visit.origin) if visit.origin and node.children else None,
+    }
+
+
+def _lines_to_show(node: GraphNode, visit: Visit) -> list[CodeLine]:
+    """The lines that changed a gradient; for a visit that changed none, the lines that ran (an op's
+    backward that forgot its children), and none for an input (nothing of its own ran)."""
+    changed = list(dict.fromkeys(update.line for update in visit.updates if update.line))
+    return changed or (visit.lines if node.children else [])
+
+
+def _chain_rule_lines(nodes: list[GraphNode], visit: Visit) -> list[str]:
+    node = nodes[visit.node]
+    slopes = local_derivatives(nodes, visit.node)
+    changed: dict[int, float] = {}
+    for update in visit.updates:
+        changed[update.child] = changed.get(update.child, 0.0) + update.after - update.before
+    lines = []
+    expected: dict[int, float] = {}
+    for position, child in enumerate(node.children):
+        name = nodes[child].name
+        symbol = _local_symbol(nodes, visit.node, position)
+        if slopes is not None:
+            local = slopes[position]
+        elif visit.upstream:
+            local = changed.get(child, 0.0) / visit.upstream
+        else:
+            local = math.nan
+        share = local * visit.upstream
+        expected[child] = expected.get(child, 0.0) + share
+        lines.append(
+            f"{name}.grad += {symbol} × {node.name}.grad = "
+            f"{number(local)} × {number(visit.upstream)} = {number(share)}"
+        )
+    for child, share in expected.items():
+        got = changed.get(child, 0.0)
+        if slopes is not None and not math.isclose(got, share, rel_tol=1e-4, abs_tol=1e-5):
+            lines.append(
+                f"✗ but {nodes[child].name}.grad changed by {number(got)}, not {number(share)}: "
+                f"the backward of {node.name}'s op {node.op!r} is off."
+            )
+    return lines
+
+
+def _local_symbol(nodes: list[GraphNode], index: int, position: int) -> str:
+    """d node / d child in symbols, e.g. ``a.data`` for a product, ``(1 − t.data²)`` for a tanh."""
+    node = nodes[index]
+    names = [nodes[child].name for child in node.children]
+    op, out, me = node.op, node.name, names[position]
+    if op in ("+", "*") and len(names) == 1:  # a Value used twice, kept once in a set: a + a, a * a
+        return "2" if op == "+" else f"2 × {me}.data"
+    if op == "*" and len(names) == 2:
+        return f"{names[1 - position]}.data"
+    if op == "+" or op.startswith("+ ") or (op == "-" and position == 0):
+        return "1"
+    if op == "-":
+        return "−1"
+    if op.startswith("* "):
+        return number(float(op[2:]))
+    if op.startswith("**"):
+        n = float(op[2:])
+        return f"{number(n)} × {me}.data^{number(n - 1)}"
+    if op.endswith("**"):
+        return f"{out}.data × ln {op[:-2]}"
+    symbols = {
+        "exp": f"{out}.data",
+        "tanh": f"(1 − {out}.data²)",
+        "sigmoid": f"{out}.data × (1 − {out}.data)",
+        "log": f"1 / {me}.data",
+        "relu": f"({me}.data > 0)",
+    }
+    if op in symbols:
+        return symbols[op]
+    if op == "/" and len(names) == 2:
+        return f"1 / {names[1]}.data" if position == 0 else f"−{names[0]}.data / {names[1]}.data²"
+    return f"∂{out}/∂{me}"
+
+
+def _check(nodes: list[GraphNode], checked: GraphCheck) -> dict[str, Any]:
+    return {
+        "nodes": [
+            {
+                "status": c.status,
+                "expected": c.expected,
+                "got": c.got,
+                "text": f"expected {number(c.expected)}, got {number(c.got)}"
+                if c.expected is not None
+                else "",
+                "reason": c.reason,
+            }
+            for c in checked.nodes
+        ],
+        "culprits": [
+            f"{nodes[c.node].name} ({nodes[c.node].op}) passed {number(c.got)} "
+            f"to {nodes[c.child].name}.grad, "
+            f"where the chain rule gives {number(c.expected)}: look at the backward of {nodes[c.node].op!r}."
+            for c in checked.culprits
+        ],
+    }
+
+
+def _line(line: CodeLine) -> dict[str, Any]:
+    file = line.file
+    marker = "/scratchgrad/"
+    if marker in file.replace("\\", "/"):
+        file = "scratchgrad/" + file.replace("\\", "/").rsplit(marker, 1)[1]
+    return asdict(line) | {"file": file}

@@ -1,0 +1,94 @@
+"""Recording backward: the visits in the order backward() makes them, the shares, the lines that ran."""
+
+import inspect
+
+import pytest
+
+from scratchgrad import Value
+from scratchgrad.backward_steps import record_backward
+from scratchgrad.graph import graph_nodes
+from scratchgrad.stages import closures, graph_only
+
+
+def five_nodes(value_class):
+    """e = a * b; d = e + c: the five Values a, b, c, d, e."""
+    a, b, c = value_class(2.0, label="a"), value_class(-3.0, label="b"), value_class(10.0, label="c")
+    e = a * b
+    e.label = "e"
+    d = e + c
+    d.label = "d"
+    return d
+
+
+def recorded(root):
+    nodes = graph_nodes(root)
+    return nodes, record_backward(nodes)
+
+
+@pytest.mark.parametrize("value_class", [Value, closures.Value], ids=["package", "closures"])
+def test_visits_follow_backward_from_the_output_with_the_chain_rule_shares(value_class):
+    nodes, recording = recorded(five_nodes(value_class))
+    names = [node.name for node in nodes]
+    visited = [names[visit.node] for visit in recording.visits]
+    assert visited[:1] == ["d"]
+    assert visited.index("e") < visited.index("a")
+    assert sorted(visited) == sorted(names)
+    shares = {
+        (names[visit.node], names[update.child]): update.after - update.before
+        for visit in recording.visits
+        for update in visit.updates
+    }
+    assert shares == {("d", "e"): 1.0, ("d", "c"): 1.0, ("e", "a"): -3.0, ("e", "b"): 2.0}
+    assert recording.seeded[names.index("d")] == 1.0
+    assert recording.error is None
+
+
+def test_closure_lines_are_the_lines_of_the_op_s_backward():
+    nodes, recording = recorded(five_nodes(closures.Value))
+    names = [node.name for node in nodes]
+    [times] = [visit for visit in recording.visits if names[visit.node] == "e"]
+    source, first = inspect.getsourcelines(closures.Value.__mul__)
+    lines = {update.child: update.line for update in times.updates}
+    assert lines[names.index("a")].text.strip() == "self.grad += other.data * out.grad"
+    assert lines[names.index("b")].text.strip() == "other.grad += self.data * out.grad"
+    assert first < lines[names.index("a")].line < first + len(source)
+
+
+def test_package_lines_are_the_chain_rule_line_of_value_backward_and_the_op_s_method():
+    nodes, recording = recorded(five_nodes(Value))
+    names = [node.name for node in nodes]
+    [times] = [visit for visit in recording.visits if names[visit.node] == "e"]
+    assert {update.line.text.strip() for update in times.updates} == {"child.grad += local * grad"}
+    assert times.origin.line == Value.__mul__.__code__.co_firstlineno
+
+
+def test_recording_puts_every_gradient_back():
+    d = five_nodes(Value)
+    d.backward()
+    nodes = graph_nodes(d)
+    before = [node.value.grad for node in nodes]
+    record_backward(nodes)
+    assert [node.value.grad for node in nodes] == before
+
+
+def test_a_value_without_gradients_says_so():
+    a = graph_only.Value(2.0, label="a")
+    _nodes, recording = recorded(a * graph_only.Value(3.0))
+    assert recording.grads == []
+    assert "no gradient" in recording.error
+
+
+def test_a_backward_that_raises_is_reported_with_the_visits_before_it():
+    class Broken(closures.Value):
+        def __mul__(self, other):
+            out = super().__mul__(other)
+
+            def _backward():
+                raise ArithmeticError("the reader's bug")
+
+            out._backward = _backward
+            return out
+
+    _nodes, recording = recorded(Broken(2.0, label="a") * Broken(3.0, label="b"))
+    assert recording.error == "backward() raised ArithmeticError: the reader's bug"
+    assert len(recording.visits) == 1
