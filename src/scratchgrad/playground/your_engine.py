@@ -70,8 +70,13 @@ def load_your_engine(passed: Mapping[str, str]) -> ModuleType:
         names = "; ".join(f"“{piece.title}” (chapter {piece.chapter})" for piece in missing)
         raise EngineNotReadyError(
             f"“yours” trains only with your own code, and {len(missing)} of its {len(ENGINE_PIECES)} "
-            f"pieces have not passed their checks yet: {names}. Pass them in their chapters' "
-            "Your turn, or pick the engine scratchgrad."
+            + (
+                "pieces have not passed their checks yet: "
+                if len(missing) > 1
+                else "pieces has not passed its checks yet: "
+            )
+            + f"{names}. Pass {'them' if len(missing) > 1 else 'it'} in the chapter's Your turn, "
+            "or pick the engine scratchgrad."
         )
     module = ModuleType(YOUR_MODULE, "The reader's engine, built from their passing exercise code.")
     for piece in ENGINE_PIECES:
