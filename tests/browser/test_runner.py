@@ -122,6 +122,20 @@ def test_the_page_the_isolation_reload_replaces_starts_no_worker(context, site_u
     assert all(worker.endswith(" in reload") for worker in ours), started
 
 
+NEVER_ACTIVATES = (
+    "if (self.ServiceWorkerContainer) Object.defineProperty(ServiceWorkerContainer.prototype, 'ready',"
+    " { get: () => new Promise(() => {}) });"
+)
+"""An init script: the service worker registers but never becomes active (the reload never comes)."""
+
+
+def test_a_service_worker_that_never_activates_does_not_hold_the_page(context, site_url):
+    context.add_init_script(NEVER_ACTIVATES)
+    site_page = open_page(context, page_url(site_url, FIRST_PAGE), isolated=False)
+    assert site_page.evaluate("crossOriginIsolated") is False
+    assert run_code(site_page, "print(6 * 7)")["printed"] == "42\n"
+
+
 def test_a_cancelled_isolation_reload_leaves_a_page_that_runs(context, site_url):
     context.add_init_script(REGISTERING_FAILS)
     site_page = open_page(context, page_url(site_url, FIRST_PAGE), isolated=False)

@@ -53,14 +53,23 @@ if (typeof window === "undefined") {
     window.crossOriginIsolated === false && window.isSecureContext && serviceWorkers && !serviceWorkers.controller;
   if (reloadComing && shouldRegister()) {
     const RELOAD_COMING = Symbol.for("scratchgrad.isolationReloadComing"); // read by ../boot/isolation.js
+    const RELOAD_DEADLINE_MS = 5000; // a worker that never activates (a browser that blocks them) must not hold the page
     window[RELOAD_COMING] = true;
+    // No service worker after all (a private window, or one that never activates): the page runs
+    // without isolation, and ../boot/isolation.js hears that the reload is off.
+    const cancel = () => {
+      if (!window[RELOAD_COMING]) return;
+      window[RELOAD_COMING] = false;
+      window.dispatchEvent(new Event("scratchgrad:isolation-reload-cancelled"));
+    };
+    const deadline = setTimeout(cancel, RELOAD_DEADLINE_MS);
     serviceWorkers
       .register(document.currentScript.src)
       .then(() => serviceWorkers.ready)
-      .then(() => window.location.reload())
-      .catch(() => {
-        window[RELOAD_COMING] = false; // no service worker (a private window): the page runs without isolation
-        window.dispatchEvent(new Event("scratchgrad:isolation-reload-cancelled")); // heard by ../boot/isolation.js
-      });
+      .then(() => {
+        clearTimeout(deadline);
+        window.location.reload();
+      })
+      .catch(cancel);
   }
 }
