@@ -25,6 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from scratchgrad.backward_steps import Recording
+from scratchgrad.engine import Value
+from scratchgrad.gradcheck import numerical_gradients
 from scratchgrad.graph import GraphNode
 
 __all__ = [
@@ -139,13 +141,7 @@ def local_derivatives(nodes: list[GraphNode], index: int) -> list[float] | None:
     if rule is None:
         return None
     inputs = [float(nodes[child].value.data) for child in nodes[index].children]
-    slopes = []
-    for position in range(len(inputs)):
-        up, down = list(inputs), list(inputs)
-        up[position] += H
-        down[position] -= H
-        slopes.append((rule(up) - rule(down)) / (2 * H))
-    return slopes
+    return numerical_gradients(lambda *values: Value(rule([v.data for v in values])), inputs, h=H)
 
 
 def _trusted_rules(nodes: list[GraphNode]) -> list[Rule | None]:

@@ -5,7 +5,7 @@
 import { ExerciseBlock } from "./exercise-block.js";
 import { WORK_CHANGED } from "./exercise-work.js";
 import { chapterProgress, engineProgress } from "./progress.js";
-import { createButton } from "./toolbar.js";
+import { createButton, createNote } from "./toolbar.js";
 import { download, exportWork, FILE_NAME, importWork } from "./work-file.js";
 
 export class ExercisePage {
@@ -49,9 +49,7 @@ export class ExercisePage {
   #workFileActions() {
     const bar = document.createElement("div");
     bar.className = "sg-engine__actions";
-    const said = document.createElement("span");
-    said.className = "sg-engine__said";
-    said.setAttribute("role", "status");
+    const said = createNote("sg-engine__said", { role: "status" });
     const exportTitle = `Download your code of every exercise as ${FILE_NAME}`;
     const exportButton = createButton("", "Export my engine", exportTitle, async () => {
       said.textContent = "Writing the file…";

@@ -9,7 +9,7 @@ import { enhanceGraph } from "../graph/graph-view.js";
 import { createEditor } from "./editor.js";
 import { isUnedited, loadEdit, saveEdit } from "./edits.js";
 import { OutputView } from "./output-view.js";
-import { createButton, createToolbar } from "./toolbar.js";
+import { createButton, createNote, createToolbar } from "./toolbar.js";
 
 // What a block is (its file name in tracebacks, the kind of a graph drawing) is defined by the Python
 // module scratchgrad.blocks; hooks/pyodide_runtime.py writes its constants into the bundle.
@@ -244,16 +244,9 @@ export class RunnableBlock {
     });
     button("copy", "Copy", "Copy the code", () => this.#copy());
     if (this.element.dataset.sgBreak) bar.append(this.#breakSwitch());
-    this.#edited = document.createElement("span");
-    this.#edited.className = "sg-edited";
-    this.#edited.textContent = "edited";
-    this.#edited.title = "Your version of this block, kept in this browser";
-    const state = document.createElement("span");
-    state.className = "sg-block-state";
-    state.setAttribute("aria-live", "polite");
-    this.#announcer = document.createElement("span");
-    this.#announcer.className = "sg-visually-hidden";
-    this.#announcer.setAttribute("role", "status");
+    this.#edited = createNote("sg-edited", { title: "Your version of this block, kept in this browser" }, "edited");
+    const state = createNote("sg-block-state", { "aria-live": "polite" });
+    this.#announcer = createNote("sg-visually-hidden", { role: "status" });
     bar.append(this.#edited, state, this.#announcer);
     return bar;
   }
