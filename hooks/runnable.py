@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass, field
 
 import figures
+import ran_blocks
 from fresh_package import forget_scratchgrad
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
@@ -156,8 +157,8 @@ def format_block(source, language, class_name, options, md, **kwargs) -> str:
 
 def render_block(
     index: int, source: str, options: dict[str, str], outcome: blocks.Outcome, session: PageSession
-) -> tuple[str, str]:
-    """The opening tag's attributes and the result HTML of one block that has run."""
+) -> tuple[str, str, list[str]]:
+    """The opening tag's attributes, the result HTML of one block that has run, and its drawings as SVG."""
     expect = options.get("expect")
     attributes = [
         f'id="sg-run-{index}"',
@@ -181,8 +182,10 @@ def render_block(
         result.append(f'<pre class="sg-output">{text}</pre>')
     where = f"{session.page}, runnable block {index}"
     graph_option = split_expressions(options.get("graph", ""))
+    pictures = []
     for drawing in outcome.drawings:
         svg = figures.graph_svg(drawing.data, where=f"{where}, graph {drawing.label!r}")
+        pictures.append(svg)
         # The graph option's expressions are what the browser draws again after a run.
         expression = f' data-sg-graph="{html.escape(drawing.label)}"' if drawing.label in graph_option else ""
         result.append(f'<div class="sg-figure sg-graph"{expression}>{svg}</div>')
@@ -191,10 +194,11 @@ def render_block(
             svg = figures.figure_svg(session.evaluate(expression), salt=f"{session.page}-{index}-{n}")
         except Exception as error:
             raise PluginError(f"{where}: figure={expression!r} failed: {error!r}") from error
+        pictures.append(svg)
         result.append(
             f'<div class="sg-figure sg-plot" data-sg-figure="{html.escape(expression)}">{svg}</div>'
         )
-    return " ".join(attributes), "".join(result)
+    return " ".join(attributes), "".join(result), pictures
 
 
 # -- MkDocs events -----------------------------------------------------------------------------
@@ -220,6 +224,7 @@ def on_page_markdown(markdown, page, config, files):
     global _session
     _session = PageSession(page.file.src_uri.removesuffix(".md"))
     _pending.clear()
+    ran_blocks.record(_session.page, [])  # until its blocks have run (a rebuild under `mkdocs serve`)
     return markdown
 
 
@@ -231,13 +236,14 @@ def on_page_content(html_text, page, config, files):
     _pending.clear()
     if session is None or not pending:
         return html_text
-    pieces, last = [], 0
+    pieces, last, ran = [], 0, []
     for index, match in enumerate(_PLACEHOLDER.finditer(html_text)):
         uid = int(match.group(1))
         source, options = pending.pop(uid)
         outcome = session.run(source, split_expressions(options.get("graph", "")))
         check_outcome(outcome, options.get("expect"), f"{session.page}, runnable block {index}")
-        attributes, result = render_block(index, source, options, outcome, session)
+        attributes, result, pictures = render_block(index, source, options, outcome, session)
+        ran.append(ran_blocks.RanBlock(source, options, outcome, pictures))
         marker = f"<!--sg-result-{uid}-->"
         end = html_text.index(marker, match.end())
         pieces += [html_text[last : match.start()], f'<div class="sg-runnable" {attributes}']
@@ -248,4 +254,5 @@ def on_page_content(html_text, page, config, files):
             f"{session.page}: runnable blocks {sorted(pending)} vanished from the rendered page"
         )
     pieces.append(html_text[last:])
+    ran_blocks.record(session.page, ran)
     return "".join(pieces)
