@@ -115,7 +115,7 @@ def test_headings_between_blocks_link_back_to_their_sections(notebook) -> None:
         f"## [Seeded]({PAGE_URL}#seed)",
     ]
     kinds = [cell.cell_type for cell in notebook.cells]
-    assert kinds == ["markdown", "code", "code", "code", "markdown", "code", "code", "markdown", "code", "code"]
+    assert kinds == ["markdown", *["code"] * 3, "markdown", *["code"] * 2, "markdown", *["code"] * 2]
 
 
 def test_the_first_cells_install_from_the_repository_and_make_the_pages_namespace(notebook) -> None:
