@@ -325,12 +325,32 @@ def test_pages_without_blocks_offer_no_notebook(site: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_downloaded_notebook_run_in_jupyter_prints_what_the_page_printed(site: Path) -> None:
-    """chain-rule draws graphs too. The kernel imports scratchgrad from this environment: no %pip."""
-    blocks, notebook = chapter_notebook(site, "chain-rule.md")
+@pytest.mark.parametrize("page", ["chain-rule.md", "notebooks/build-the-engine.md"])
+def test_a_downloaded_notebook_run_in_jupyter_prints_what_the_page_printed(site: Path, page: str) -> None:
+    """chain-rule draws graphs; build-the-engine defines the engine in its cells. The kernel imports
+    scratchgrad from this environment: no %pip."""
+    blocks, notebook = chapter_notebook(site, page)
     notebook.cells[1].source = ""
     NotebookClient(notebook, timeout=300, kernel_name="python3").execute()
     cells = [cell for cell in notebook.cells if cell.cell_type == "code"][2:]
     printed = ["".join(o.text for o in cell.outputs if o.output_type == "stream") for cell in cells]
     assert printed == [block["output"] for block in blocks]
     assert any(o.output_type == "display_data" for cell in cells for o in cell.outputs)
+
+
+def test_the_build_the_engine_notebook_builds_it_from_the_stages_and_imports_the_package_last() -> None:
+    """Every engine line of the page is a snippet of src/scratchgrad/stages/; no block before the
+    last imports scratchgrad (the engine is built, not imported); the last compares with it."""
+    *building, comparing = [fence for fence in page_fences("notebooks/build-the-engine.md") if fence.runnable]
+    snippets = [line for fence in building for line in fence.body.splitlines() if SNIPPET_LINE.match(line)]
+    assert snippets
+    assert all('"src/scratchgrad/stages/' in line for line in snippets), snippets
+    for fence in building:
+        assert not re.search(r"^\s*(from|import)\s+scratchgrad\b", fence.body, re.MULTILINE), fence.body
+    assert "import scratchgrad\n" in comparing.body
+
+
+def test_the_whole_engine_page_shows_every_stage_the_network_needs() -> None:
+    listing = next(fence for fence in page_fences("story-engine.md") if not fence.runnable).body
+    for section in ("graph_only.py:value", "closures.py:value", "textbook_nn.py:network"):
+        assert f'"src/scratchgrad/stages/{section}"' in listing
