@@ -4,8 +4,9 @@ The notebook is the page's ```python run``` blocks in page order, one code cell 
 code exactly as the page runs it (snippets expanded) and, as outputs, what the block printed, the
 error it was meant to raise, and the pictures drawn under it when the site was built (recorded by
 hooks/runnable.py in `ran_blocks`: nothing runs twice). Between the code cells, markdown cells
-carry the page's headings, each linking back to its section of the page, so the prose is one
-click away. Two cells come first:
+carry the page's prose (`page_prose`: headings linking back to their sections, paragraphs, lists,
+formulas, the code listings the page shows), so the notebook reads like the page. Two cells come
+first:
 
 * the install line: scratchgrad is not on PyPI, so ``%pip`` installs it from the repository
   (``repo_url`` in mkdocs.yml), with Graphviz drawing, and torch when a block imports it;
@@ -31,14 +32,12 @@ import re
 from pathlib import Path
 
 import nbformat
+import page_prose
 import ran_blocks
 from mkdocs.exceptions import PluginError
 from nbformat import v4
 
 LINK_TEXT = "Download as notebook"
-_HEADING = re.compile(r'<h([1-6]) id="([^"]+)"[^>]*>(.*?)</h\1>', re.DOTALL)
-_HEADERLINK = re.compile(r'<a class="headerlink"[^>]*>.*?</a>', re.DOTALL)
-_TAG = re.compile(r"<[^>]+>")
 _BLOCK = re.compile(r'<div class="sg-runnable" id="sg-run-(\d+)"')
 _TORCH = re.compile(r"^\s*(?:import|from)\s+torch\b", re.MULTILINE)
 
@@ -108,23 +107,29 @@ def cell_outputs(block: ran_blocks.RanBlock) -> list:
     return outputs
 
 
-def headings_between(page_html: str, start: int, end: int, page_url: str) -> list[str]:
-    """The page's headings in ``page_html[start:end]`` as Markdown, each linking to its section."""
-    found = []
-    for match in _HEADING.finditer(page_html, start, end):
-        level, anchor, inner = match.groups()
-        title = html.unescape(_TAG.sub("", _HEADERLINK.sub("", inner))).strip()
-        found.append(f"{'#' * int(level)} [{title}]({page_url}#{anchor})")
-    return found
+def prose_cells(pieces: list[page_prose.Piece], start: int, end: int) -> list:
+    """One markdown cell of the prose between offsets `start` and `end` of the page, if it has any."""
+    between = [piece.markdown for piece in pieces if start <= piece.offset < end]
+    return [v4.new_markdown_cell("\n\n".join(between))] if between else []
+
+
+def code_cell(block: ran_blocks.RanBlock) -> nbformat.NotebookNode:
+    """A block's cell: its code, its build-time outputs, and tags for a must-fail or hidden block."""
+    cell = v4.new_code_cell(cell_source(block), outputs=cell_outputs(block))
+    if block.options.get("expect"):
+        cell.metadata["tags"] = ["raises-exception"]  # "Run all" goes on past it
+    if "hide" in block.options:
+        cell.metadata["jupyter"] = {"source_hidden": True}
+    return cell
 
 
 def build_notebook(
     title: str, page_url: str, repo_url: str, page_html: str, blocks: list[ran_blocks.RanBlock]
 ) -> nbformat.NotebookNode:
-    """The notebook of a page: intro, install, namespace, then each block under the headings before it.
+    """The notebook of a page: intro, install, namespace, then each block under the prose before it.
 
     `page_html` is the page's content after hooks/runnable.py has run its blocks: block ``n`` is
-    the element with ``id="sg-run-n"``, which places the headings between the blocks.
+    the element with ``id="sg-run-n"``, which places the prose between the blocks.
     """
     positions = [int(m.group(1)) for m in _BLOCK.finditer(page_html)]
     if positions != list(range(len(blocks))):
@@ -133,26 +138,21 @@ def build_notebook(
     intro = (
         f"# {title}\n\n"
         f"The runnable code of the chapter [{title}]({page_url}) of the scratchgrad tutorial, cell by "
-        "cell in page order, with the outputs it printed when the site was built. The headings link "
-        "to the chapter's text. Run the two cells below first, then the rest in order: the cells "
+        "cell in page order, with the outputs it printed when the site was built, and the chapter's "
+        "text between the cells (its exercises, figures and collapsed deep dives are on the page: the "
+        "headings link to it). Run the two cells below first, then the rest in order: the cells "
         "share one namespace, as the page's blocks do."
     )
     cells = [v4.new_markdown_cell(intro), v4.new_code_cell(install_line(repo_url, blocks))]
     draws_graphs = any(block.options.get("graph") or "show_graph(" in block.source for block in blocks)
     cells.append(v4.new_code_cell(namespace_cell(draws_graphs)))
-    first_heading = _HEADING.search(page_html)
-    previous = first_heading.end() if first_heading and first_heading.group(1) == "1" else 0
+    pieces = [piece for piece in page_prose.prose(page_html, page_url) if not piece.markdown.startswith("# ")]
+    previous = 0
     for block, start in zip(blocks, starts, strict=True):
-        headings = headings_between(page_html, previous, start, page_url)
-        if headings:
-            cells.append(v4.new_markdown_cell("\n\n".join(headings)))
-        cell = v4.new_code_cell(cell_source(block), outputs=cell_outputs(block))
-        if block.options.get("expect"):
-            cell.metadata["tags"] = ["raises-exception"]
-        if "hide" in block.options:
-            cell.metadata["jupyter"] = {"source_hidden": True}
-        cells.append(cell)
+        cells += prose_cells(pieces, previous, start)
+        cells.append(code_cell(block))
         previous = start
+    cells += prose_cells(pieces, previous, len(page_html))
     for number, cell in enumerate(cells):
         cell.id = f"cell-{number}"  # the same file from the same page: no random ids
     notebook = v4.new_notebook(

@@ -107,15 +107,18 @@ def test_outputs_are_what_the_build_printed_raised_and_drew(notebook, ran) -> No
     assert cells[3].metadata.jupyter == {"source_hidden": True}
 
 
-def test_headings_between_blocks_link_back_to_their_sections(notebook) -> None:
+def test_the_pages_prose_sits_between_the_cells_where_the_page_has_it(notebook) -> None:
     markdown = [cell.source for cell in notebook.cells if cell.cell_type == "markdown"]
     assert markdown[0].startswith(f"# The chain\n\nThe runnable code of the chapter [The chain]({PAGE_URL})")
     assert markdown[1:] == [
-        f"## [A & B, twice]({PAGE_URL}#twice)\n\n### [b again]({PAGE_URL}#sub)",
+        "Intro.",
+        f"## [A & B, twice]({PAGE_URL}#twice)\n\n### [`b` again]({PAGE_URL}#sub)\n\nText.",
         f"## [Seeded]({PAGE_URL}#seed)",
+        "The end.",
     ]
     kinds = [cell.cell_type for cell in notebook.cells]
-    assert kinds == ["markdown", *["code"] * 3, "markdown", *["code"] * 2, "markdown", *["code"] * 2]
+    prose_and_blocks = ["markdown" if kind == "m" else "code" for kind in "mcmccmcmc"]
+    assert kinds == ["markdown", "code", "code", *prose_and_blocks]  # intro, install, namespace first
 
 
 def test_the_first_cells_install_from_the_repository_and_make_the_pages_namespace(notebook) -> None:
