@@ -48,6 +48,7 @@ from scratchgrad import blocks
 OPTIONS = ("run", "expect", "graph", "figure", "title", "hide", "browser", "output")
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)  # Graphviz's and matplotlib's: never nested
 _PLACEHOLDER = re.compile(r'<div class="sg-runnable" data-sg-uid="(\d+)"')
 
 
@@ -118,6 +119,11 @@ def parse_options(inputs: dict[str, str]) -> dict[str, str] | None:
     return dict(inputs)
 
 
+def drawn_svgs(result_html: str) -> list[str]:
+    """The SVG drawings in a block's result HTML (`render_block`), in page order: graphs, then figures."""
+    return _SVG.findall(result_html)
+
+
 def split_expressions(option: str) -> list[str]:
     return [part.strip() for part in option.split(";") if part.strip()]
 
@@ -157,8 +163,8 @@ def format_block(source, language, class_name, options, md, **kwargs) -> str:
 
 def render_block(
     index: int, source: str, options: dict[str, str], outcome: blocks.Outcome, session: PageSession
-) -> tuple[str, str, list[str]]:
-    """The opening tag's attributes, the result HTML of one block that has run, and its drawings as SVG."""
+) -> tuple[str, str]:
+    """The opening tag's attributes and the result HTML of one block that has run."""
     expect = options.get("expect")
     attributes = [
         f'id="sg-run-{index}"',
@@ -182,10 +188,8 @@ def render_block(
         result.append(f'<pre class="sg-output">{text}</pre>')
     where = f"{session.page}, runnable block {index}"
     graph_option = split_expressions(options.get("graph", ""))
-    pictures = []
     for drawing in outcome.drawings:
         svg = figures.graph_svg(drawing.data, where=f"{where}, graph {drawing.label!r}")
-        pictures.append(svg)
         # The graph option's expressions are what the browser draws again after a run.
         expression = f' data-sg-graph="{html.escape(drawing.label)}"' if drawing.label in graph_option else ""
         result.append(f'<div class="sg-figure sg-graph"{expression}>{svg}</div>')
@@ -194,11 +198,10 @@ def render_block(
             svg = figures.figure_svg(session.evaluate(expression), salt=f"{session.page}-{index}-{n}")
         except Exception as error:
             raise PluginError(f"{where}: figure={expression!r} failed: {error!r}") from error
-        pictures.append(svg)
         result.append(
             f'<div class="sg-figure sg-plot" data-sg-figure="{html.escape(expression)}">{svg}</div>'
         )
-    return " ".join(attributes), "".join(result), pictures
+    return " ".join(attributes), "".join(result)
 
 
 # -- MkDocs events -----------------------------------------------------------------------------
@@ -242,8 +245,8 @@ def on_page_content(html_text, page, config, files):
         source, options = pending.pop(uid)
         outcome = session.run(source, split_expressions(options.get("graph", "")))
         check_outcome(outcome, options.get("expect"), f"{session.page}, runnable block {index}")
-        attributes, result, pictures = render_block(index, source, options, outcome, session)
-        ran.append(ran_blocks.RanBlock(source, options, outcome, pictures))
+        attributes, result = render_block(index, source, options, outcome, session)
+        ran.append(ran_blocks.RanBlock(source, options, outcome, drawn_svgs(result)))
         marker = f"<!--sg-result-{uid}-->"
         end = html_text.index(marker, match.end())
         pieces += [html_text[last : match.start()], f'<div class="sg-runnable" {attributes}']

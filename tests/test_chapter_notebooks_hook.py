@@ -53,8 +53,8 @@ def ran() -> list:
     blocks = []
     for index, (options, source) in enumerate(FENCES):
         outcome = session.run(source, runnable.split_expressions(options.get("graph", "")))
-        _, _, pictures = runnable.render_block(index, source, options, outcome, session)
-        blocks.append(ran_blocks.RanBlock(source, options, outcome, pictures))
+        _, result = runnable.render_block(index, source, options, outcome, session)
+        blocks.append(ran_blocks.RanBlock(source, options, outcome, runnable.drawn_svgs(result)))
     return blocks
 
 
@@ -95,7 +95,9 @@ def test_outputs_are_what_the_build_printed_raised_and_drew(notebook, ran) -> No
     assert stream_text(cells[1]) == "4.0\n"
     pictures = [output.data["image/svg+xml"] for output in cells[1].outputs[1:]]
     assert pictures == ran[1].pictures
+    assert len(pictures) == 1
     assert pictures[0].startswith("<svg")
+    assert pictures[0].endswith("</svg>")
     error = cells[2].outputs[1]
     assert (error.output_type, error.ename, error.evalue) == (
         "error",
