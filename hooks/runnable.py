@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass, field
 
 import figures
+import ran_blocks
 from fresh_package import forget_scratchgrad
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
@@ -47,6 +48,7 @@ from scratchgrad import blocks, bugs
 OPTIONS = ("run", "expect", "graph", "figure", "title", "hide", "browser", "output", "break")
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)  # Graphviz's and matplotlib's: never nested
 _PLACEHOLDER = re.compile(r'<div class="sg-runnable" data-sg-uid="(\d+)"')
 
 
@@ -115,6 +117,11 @@ def parse_options(inputs: dict[str, str]) -> dict[str, str] | None:
                     f'```python run: {key}="{expression}" is not an expression: {error}'
                 ) from error
     return dict(inputs)
+
+
+def drawn_svgs(result_html: str) -> list[str]:
+    """The SVG drawings in a block's result HTML (`render_block`), in page order: graphs, then figures."""
+    return _SVG.findall(result_html)
 
 
 def split_expressions(option: str) -> list[str]:
@@ -230,6 +237,7 @@ def on_page_markdown(markdown, page, config, files):
     global _session
     _session = PageSession(page.file.src_uri.removesuffix(".md"))
     _pending.clear()
+    ran_blocks.record(_session.page, [])  # until its blocks have run (a rebuild under `mkdocs serve`)
     return markdown
 
 
@@ -241,13 +249,14 @@ def on_page_content(html_text, page, config, files):
     _pending.clear()
     if session is None or not pending:
         return html_text
-    pieces, last = [], 0
+    pieces, last, ran = [], 0, []
     for index, match in enumerate(_PLACEHOLDER.finditer(html_text)):
         uid = int(match.group(1))
         source, options = pending.pop(uid)
         outcome = session.run(source, split_expressions(options.get("graph", "")))
         check_outcome(outcome, options.get("expect"), f"{session.page}, runnable block {index}")
         attributes, result = render_block(index, source, options, outcome, session)
+        ran.append(ran_blocks.RanBlock(source, options, outcome, drawn_svgs(result)))
         marker = f"<!--sg-result-{uid}-->"
         end = html_text.index(marker, match.end())
         pieces += [html_text[last : match.start()], f'<div class="sg-runnable" {attributes}']
@@ -258,4 +267,5 @@ def on_page_content(html_text, page, config, files):
             f"{session.page}: runnable blocks {sorted(pending)} vanished from the rendered page"
         )
     pieces.append(html_text[last:])
+    ran_blocks.record(session.page, ran)
     return "".join(pieces)

@@ -16,9 +16,11 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+import nbformat
 import pytest
+from nbclient import NotebookClient
 
-from docs_pages import ROOT, build_site, built_page, page_fences, pages
+from docs_pages import ROOT, build_site, built_page, page_fences, pages, runnable_pages
 
 sys.path.insert(0, str(ROOT / "hooks"))
 runnable = importlib.import_module("runnable")
@@ -279,3 +281,76 @@ def test_a_broken_page_fails_the_build(tmp_path: Path, change: tuple[str, str], 
     result = build_site(tmp_path / "site", mini_site(tmp_path, page))
     assert result.returncode != 0
     assert message in result.stdout + result.stderr
+
+
+# -- "Download as notebook": the page's blocks and their outputs (hooks/chapter_notebooks.py) -----
+
+NOTEBOOK_LINK = re.compile(r'<a href="([^"]+\.ipynb)" download [^>]*>Download as notebook</a>')
+GRAPH_LINE = re.compile(r"show_graph\([^\n]+\)")
+
+
+def chapter_notebook(site: Path, page: str) -> tuple[list[dict], nbformat.NotebookNode]:
+    """The page's runnable blocks as built, and the notebook its "Download as notebook" link serves."""
+    shown = built_page(site, page).read_text()
+    links = NOTEBOOK_LINK.findall(shown)
+    assert len(links) == 1, f"{page}: one 'Download as notebook' link, found {links}"
+    parser = RunnableBlocks()
+    parser.feed(shown)
+    notebook = nbformat.read(built_page(site, page).parent / links[0], as_version=4)
+    return parser.blocks, notebook
+
+
+@pytest.mark.parametrize("page", runnable_pages())
+def test_every_page_with_blocks_offers_them_as_a_valid_notebook_with_the_builds_outputs(
+    site: Path, page: str
+) -> None:
+    blocks, notebook = chapter_notebook(site, page)
+    nbformat.validate(notebook)
+    cells = [cell for cell in notebook.cells if cell.cell_type == "code"][2:]  # after install, namespace
+    assert len(cells) == len(blocks)
+    for index, (cell, block) in enumerate(zip(cells, blocks, strict=True)):
+        where = f"{page}, block {index}"
+        code = block["data-sg-code"].rstrip("\n")
+        assert cell.source.startswith(code), where
+        assert all(GRAPH_LINE.fullmatch(line) for line in cell.source[len(code) :].split("\n")[1:]), where
+        printed = "".join(output.text for output in cell.outputs if output.output_type == "stream")
+        assert printed == block["output"], where
+        errors = [f"{output.traceback[-1]}" for output in cell.outputs if output.output_type == "error"]
+        assert errors == ([block["error"]] if block["error"] else []), where
+
+
+def test_pages_without_blocks_offer_no_notebook(site: Path) -> None:
+    for page in sorted(set(PAGES) - set(runnable_pages())):
+        assert NOTEBOOK_LINK.search(built_page(site, page).read_text()) is None, page
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", ["chain-rule.md", "notebooks/build-the-engine.md"])
+def test_a_downloaded_notebook_run_in_jupyter_prints_what_the_page_printed(site: Path, page: str) -> None:
+    """chain-rule draws graphs; build-the-engine defines the engine in its cells. The kernel imports
+    scratchgrad from this environment: no %pip."""
+    blocks, notebook = chapter_notebook(site, page)
+    notebook.cells[1].source = ""
+    NotebookClient(notebook, timeout=300, kernel_name="python3").execute()
+    cells = [cell for cell in notebook.cells if cell.cell_type == "code"][2:]
+    printed = ["".join(o.text for o in cell.outputs if o.output_type == "stream") for cell in cells]
+    assert printed == [block["output"] for block in blocks]
+    assert any(o.output_type == "display_data" for cell in cells for o in cell.outputs)
+
+
+def test_the_build_the_engine_notebook_builds_it_from_the_stages_and_imports_the_package_last() -> None:
+    """Every engine line of the page is a snippet of src/scratchgrad/stages/; no block before the
+    last imports scratchgrad (the engine is built, not imported); the last compares with it."""
+    *building, comparing = [fence for fence in page_fences("notebooks/build-the-engine.md") if fence.runnable]
+    snippets = [line for fence in building for line in fence.body.splitlines() if SNIPPET_LINE.match(line)]
+    assert snippets
+    assert all('"src/scratchgrad/stages/' in line for line in snippets), snippets
+    for fence in building:
+        assert not re.search(r"^\s*(from|import)\s+scratchgrad\b", fence.body, re.MULTILINE), fence.body
+    assert "import scratchgrad\n" in comparing.body
+
+
+def test_the_whole_engine_page_shows_every_stage_the_network_needs() -> None:
+    listing = next(fence for fence in page_fences("story-engine.md") if not fence.runnable).body
+    for section in ("graph_only.py:value", "closures.py:value", "textbook_nn.py:network"):
+        assert f'"src/scratchgrad/stages/{section}"' in listing

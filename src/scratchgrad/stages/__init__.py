@@ -11,6 +11,9 @@ Each module is a complete, working step of the story, shown on the pages and tes
    gradient (chapter "The += bug").
 4. `composed_ops`: tanh and sigmoid built from exp, ``+``, ``*`` and ``**``: new
    operations with no new backward rule (chapter "More operations").
+5. `textbook_nn`: the textbook ``Neuron``, ``Layer`` and ``MLP``, made of ``+``, ``*`` and
+   ``tanh`` on the stage-2 Value (chapter "Neurons, layers and MLPs"; the notebook page
+   "Build the engine, cell by cell").
 
 The final engine keeps the same ideas but stores local derivatives as numbers and walks
 the graph without recursion; its module docstring says why.

@@ -1,0 +1,81 @@
+"""Stage 5, "Neurons, layers and MLPs": the textbook network, built from ``+``, ``*`` and ``tanh``.
+
+A neuron is ``tanh(b + Σ wᵢ·xᵢ)``: nothing but the operations the `closures` Value already
+has, so backpropagation through a network needs no new rule. A layer is several neurons reading
+the same inputs; a multi-layer perceptron feeds each layer's outputs to the next. Weights start
+uniform in [-1, 1] and biases at 0, drawn from `rng` in the order the package's `scratchgrad.nn`
+draws them, so the same seed gives both the same network: the tests prove the outputs and the
+gradients equal.
+
+The package's classes add what a library needs (checked arguments, other activations) and build
+each neuron as one fused node (`scratchgrad.fused`, chapter "Making it fast"); the ideas are these.
+"""
+
+from __future__ import annotations
+
+import random
+
+from scratchgrad.stages.closures import Value
+
+__all__ = ["MLP", "Layer", "Neuron"]
+
+
+# --8<-- [start:network]
+# --8<-- [start:neuron]
+class Neuron:
+    """tanh(b + Σ wᵢ·xᵢ), with weights drawn from U(-1, 1) and b = 0."""
+
+    def __init__(self, nin: int, rng: random.Random) -> None:
+        self.w = [Value(rng.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(0.0)
+
+    def __call__(self, x: list) -> Value:
+        z = self.b
+        for wi, xi in zip(self.w, x, strict=True):
+            z = z + wi * xi
+        return z.tanh()
+
+    def parameters(self) -> list[Value]:
+        return [*self.w, self.b]
+
+
+# --8<-- [end:neuron]
+
+
+# --8<-- [start:layer]
+class Layer:
+    """`nout` neurons that all read the same inputs."""
+
+    def __init__(self, nin: int, nout: int, rng: random.Random) -> None:
+        self.neurons = [Neuron(nin, rng) for _ in range(nout)]
+
+    def __call__(self, x: list) -> list[Value]:
+        return [neuron(x) for neuron in self.neurons]
+
+    def parameters(self) -> list[Value]:
+        return [p for neuron in self.neurons for p in neuron.parameters()]
+
+
+# --8<-- [end:layer]
+
+
+# --8<-- [start:mlp]
+class MLP:
+    """Layers in a row: ``MLP(3, [4, 4, 1], seed=0)`` maps 3 inputs through 4, 4, then 1 neuron."""
+
+    def __init__(self, nin: int, nouts: list[int], seed: int = 0) -> None:
+        rng = random.Random(seed)
+        sizes = [nin, *nouts]
+        self.layers = [Layer(sizes[i], sizes[i + 1], rng) for i in range(len(nouts))]
+
+    def __call__(self, x: list) -> Value | list[Value]:
+        for layer in self.layers:
+            x = layer(x)
+        return x[0] if len(x) == 1 else x
+
+    def parameters(self) -> list[Value]:
+        return [p for layer in self.layers for p in layer.parameters()]
+
+
+# --8<-- [end:mlp]
+# --8<-- [end:network]
