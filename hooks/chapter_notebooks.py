@@ -71,11 +71,18 @@ def namespace_cell(draws_graphs: bool) -> str:
     if draws_graphs:
         lines += [
             "",
-            "# show_graph() draws with Graphviz here (the page draws in the browser).",
+            "# show_graph() draws with Graphviz here (the page draws in the browser; its step-through",
+            "# study of the graph, the display that follows each drawing, is for the page only).",
             "import graphviz",
             "from IPython.display import display",
             "",
-            "blocks.set_display(lambda mime_type, dot, label: display(graphviz.Source(dot)))",
+            "",
+            "def draw(mime_type, data, label):",
+            "    if mime_type == blocks.DOT_MIME_TYPE:",
+            "        display(graphviz.Source(data))",
+            "",
+            "",
+            "blocks.set_display(draw)",
         ]
     return "\n".join(lines)
 
