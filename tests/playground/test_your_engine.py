@@ -71,7 +71,8 @@ def test_each_step_is_one_call_of_the_readers_train_on_the_readers_model():
     random.seed(settings.seed)
     model = engine.MLP(3 if settings.dataset == "four_points" else 2, [4, 1])
     by_hand = engine.train(model, namespace["xs"], namespace["ys"], 3, settings.lr)
-    assert stepped == by_hand
+    # Equal but for the last bits: the reader's Value sums gradients in set order (by address).
+    assert stepped == pytest.approx(by_hand, rel=1e-12)
 
 
 def test_missing_pieces_are_named_with_their_chapters_instead_of_training():
