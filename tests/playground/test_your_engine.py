@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import subprocess
@@ -128,3 +129,9 @@ def test_the_program_runs_in_python_next_to_the_exported_file(tmp_path):
     # The reader's Value keeps its children in a set, ordered by memory address: the order in which
     # gradients are summed, so the last bits of the loss, differ from one process to the next.
     assert float(words[3].rstrip(",")) == pytest.approx(frame["loss"], rel=1e-12)
+
+
+def test_a_diverging_run_of_the_readers_train_is_recorded_so_the_stepper_can_say_so():
+    engine = load_your_engine(passing_work())
+    trainer = YourTrainer(engine.MLP(2, [1]), lambda *args: [float("nan")], [[0.0, 1.0]], [1.0], 0.1)
+    assert math.isnan(trainer.step().loss)

@@ -74,6 +74,15 @@ export function allWork() {
   return work;
 }
 
+/** {id: passing code} of every piece the reader has passed (the Playground's engine=yours). */
+export function allPassed() {
+  return Object.fromEntries(
+    Object.entries(allWork())
+      .filter(([, record]) => record.passed !== null)
+      .map(([id, record]) => [id, record.passed]),
+  );
+}
+
 /** {id: passing code} of the pieces in `ids` the reader has passed: the `earlier` of a check. */
 export function passedPieces(ids) {
   const pieces = {};

@@ -6,7 +6,7 @@
 // presses Play. A compact panel (embedded in a chapter) leaves the URL alone and links to the
 // full one. Which buttons work in which state: panel-states.js; the panel's parts: panel-layout.js.
 
-import { allWork, passedPieces } from "../page/exercise-work.js";
+import { allPassed } from "../page/exercise-work.js";
 import { BoundaryView } from "./boundary-view.js";
 import { CodeView } from "./code-view.js";
 import { SettingsForm } from "./controls.js";
@@ -175,7 +175,7 @@ export class PlaygroundPanel {
   /** Read `query` on top of `preset`; on success redraw from step 0 and (full panel) record the URL. */
   async #configure(query, preset, history) {
     if (this.#state === PANEL_STATE.playing) await this.pause();
-    const yourWork = JSON.stringify(passedPieces(Object.keys(allWork()))); // engine=yours trains with it
+    const yourWork = JSON.stringify(allPassed()); // engine=yours trains with it
     const { answer, frame, grid } = await this.#request("configure", { query, preset, yourWork });
     this.#yourWork = new URLSearchParams(answer.query ?? "").get("engine") === "yours" ? yourWork : null;
     this.#form.fill(query);
