@@ -4,6 +4,8 @@ Each module is a complete, working step of the story, shown on the pages and tes
 
 1. `graph_only`: a Value that records how it was computed, no gradients yet
    (chapter "The Value object").
+   `by_hand`: the same with a ``grad`` on every node and ``tanh``, gradients set by hand
+   (chapter "Backprop by hand").
 2. `closures`: each operation attaches a `_backward` closure; `backward()` calls them in
    reverse topological order, found by recursion (chapters "Local gradients and the chain
    rule", "Automating backward").

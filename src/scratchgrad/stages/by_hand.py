@@ -1,0 +1,47 @@
+"""Stage 1b, "Backprop by hand": a Value with a place for its gradient, filled in by hand.
+
+The stage-1 Value (`scratchgrad.stages.graph_only`) records the graph. To walk it backwards by
+hand, each node needs one more number beside ``data``: ``grad``, the derivative of the final
+output with respect to this node. It starts at 0 and nothing fills it in automatically — the
+chapter types one chain-rule line per node. A neuron also needs its squashing function, so this
+Value adds ``tanh`` as an operation that records its one child, like ``+`` and ``*``.
+
+``+`` and ``*`` are written again only so that their results are this class (with a ``grad``)
+rather than stage 1's. There is still no backward rule anywhere: `scratchgrad.stages.closures`
+gives each operation its own.
+"""
+
+from __future__ import annotations
+
+import math
+
+from scratchgrad.stages import graph_only
+
+__all__ = ["Value"]
+
+
+# --8<-- [start:value]
+# --8<-- [start:init]
+class Value(graph_only.Value):
+    """A stage-1 Value plus ``grad``: the derivative of the output with respect to this node."""
+
+    def __init__(self, data: float, label: str = "", _children: tuple = (), _op: str = "") -> None:
+        super().__init__(data, label, _children, _op)
+        self.grad = 0.0  # 0 until we work it out
+
+    # --8<-- [end:init]
+
+    def __add__(self, other: Value) -> Value:
+        return Value(self.data + other.data, "", (self, other), "+")
+
+    def __mul__(self, other: Value) -> Value:
+        return Value(self.data * other.data, "", (self, other), "*")
+
+    # --8<-- [start:tanh]
+    def tanh(self) -> Value:
+        return Value(math.tanh(self.data), "", (self,), "tanh")
+
+    # --8<-- [end:tanh]
+
+
+# --8<-- [end:value]
