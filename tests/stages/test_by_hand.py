@@ -28,7 +28,8 @@ def test_tanh_records_its_one_child():
 def test_gradients_are_set_by_hand_and_nothing_sets_them_for_us():
     a, b = Value(2.0), Value(-3.0)
     e = a * b
-    assert not hasattr(e, "backward") and not hasattr(e, "_backward")
+    assert not hasattr(e, "backward")
+    assert not hasattr(e, "_backward")
     e.grad = 1.0
     a.grad = b.data * e.grad
     assert (a.grad, b.grad) == (-3.0, 0.0)
