@@ -1,9 +1,10 @@
 """Pictures drawn at build time from real objects: computation graphs, loss curves, decision boundaries.
 
 Used by ``hooks/runnable.py`` for the ``graph=`` and ``figure=`` options of a runnable block.
-`function_plot`, `loss_curve` and `decision_boundary` are the names a ``figure=`` expression can
-call; they return a matplotlib Figure, which `figure_svg` turns into inline SVG. Figures are built with
-``matplotlib.figure.Figure`` (no pyplot): no global state, nothing shown on screen.
+`function_plot`, `descent_plot`, `loss_curve` and `decision_boundary` are the names a ``figure=``
+expression can call; they return a matplotlib Figure, which `figure_svg` turns into inline SVG.
+Figures are built with ``matplotlib.figure.Figure`` (no pyplot): no global state, nothing shown on
+screen.
 """
 
 from __future__ import annotations
@@ -189,6 +190,54 @@ def function_plot(
     return figure
 
 
+def descent_paths(
+    slope: Callable[[float], float], start: float, rates: Sequence[float], steps: int
+) -> dict[float, list[float]]:
+    """Gradient descent in one dimension, once per learning rate: ``x ← x − rate · slope(x)``,
+    `steps` times from `start`. Returns {rate: [start, x₁, …]}; a run stops early once x overflows."""
+    paths = {}
+    for rate in rates:
+        xs = [start]
+        for _ in range(steps):
+            x = xs[-1] - rate * slope(xs[-1])
+            if not math.isfinite(x):
+                break
+            xs.append(x)
+        paths[rate] = xs
+    return paths
+
+
+def descent_plot(
+    f: Callable[[float], float],
+    slope: Callable[[float], float],
+    start: float,
+    rates: Sequence[float],
+    steps: int = 10,
+    title: str = "",
+) -> Figure:
+    """`f`, and the points gradient descent visits on it from `start`, one path per learning rate
+    (`descent_paths`): a small rate creeps, a good one lands, a large one overshoots."""
+    paths = descent_paths(slope, start, rates, steps)
+    visited = [x for xs in paths.values() for x in xs]
+    low, high = min(visited), max(visited)
+    margin = (high - low) * 0.08 or 1.0
+    grid = [low - margin + (high - low + 2 * margin) * i / 200 for i in range(201)]
+    with matplotlib.rc_context(STYLE):
+        figure = Figure(figsize=(6.4, 3.6))
+        axes = figure.add_subplot()
+        axes.plot(grid, [f(x) for x in grid], color="#757575", linewidth=1.5)
+        for (rate, xs), color in zip(paths.items(), COLORS * len(paths), strict=False):
+            axes.plot(
+                xs, [f(x) for x in xs], "o-", color=color, linewidth=1, markersize=4, label=f"η = {rate:g}"
+            )
+        axes.set_xlabel("x")
+        axes.set_ylabel("f(x)")
+        axes.legend(frameon=False)
+        if title:
+            axes.set_title(title)
+    return figure
+
+
 def decision_boundary(
     model: object, xs: Sequence[Sequence[float]], ys: Sequence[float], steps: int = 60, title: str = ""
 ) -> Figure:
@@ -253,5 +302,10 @@ def _target_class(y: float) -> int:
     return int(y) if float(y).is_integer() else (1 if y > 0 else -1)
 
 
-HELPERS = {"loss_curve": loss_curve, "decision_boundary": decision_boundary, "function_plot": function_plot}
+HELPERS = {
+    "loss_curve": loss_curve,
+    "decision_boundary": decision_boundary,
+    "function_plot": function_plot,
+    "descent_plot": descent_plot,
+}
 """The names a ``figure=`` expression may call, besides those of the page namespace."""

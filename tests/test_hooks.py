@@ -115,6 +115,22 @@ def test_function_plot_draws_one_labelled_curve_per_named_function() -> None:
     assert (square.get_ydata()[-1], double.get_ydata()[-1]) == (1.0, 2.0)
 
 
+def test_descent_paths_step_against_the_slope_and_stop_when_x_overflows() -> None:
+    paths = figures.descent_paths(lambda x: 2 * x, 1.0, rates=(0.25, 2.0, 1e308), steps=3)
+    assert paths[0.25] == [1.0, 0.5, 0.25, 0.125]  # x ← x − 0.25 · 2x halves x
+    assert paths[2.0] == [1.0, -3.0, 9.0, -27.0]  # too large a rate overshoots further each step
+    assert paths[1e308] == [1.0]  # the first step overflows to -inf: nothing after it is drawn
+
+
+def test_descent_plot_draws_the_function_and_one_labelled_path_per_rate() -> None:
+    figure = figures.descent_plot(lambda x: x * x, lambda x: 2 * x, 1.0, rates=(0.25, 0.75), steps=2)
+    curve, slow, fast = figure.axes[0].get_lines()
+    assert (slow.get_label(), fast.get_label()) == ("η = 0.25", "η = 0.75")
+    assert list(slow.get_xdata()) == [1.0, 0.5, 0.25]
+    assert list(fast.get_ydata()) == [1.0, 0.25, 0.0625]
+    assert min(curve.get_xdata()) < -0.5  # the curve spans every point visited
+
+
 def test_decision_boundary_colours_the_regions_a_model_predicts() -> None:
     xs = [[-1.0, 0.0], [1.0, 0.0], [-2.0, 1.0], [2.0, -1.0]]
     ys = [-1.0, 1.0, -1.0, 1.0]
@@ -314,4 +330,3 @@ def test_forget_scratchgrad_drops_the_package_and_its_modules_and_nothing_else()
     finally:
         sys.modules.update(ours)  # the rest of this process keeps the classes it imported
         del sys.modules["scratchgradish"]
-
