@@ -330,6 +330,7 @@ def sigmoid(x: float) -> float:
 # --8<-- [end:sigmoid]
 
 
+# --8<-- [start:number_helpers]
 def _label(text: str) -> str:
     """The op text of a node with a plain-number operand, e.g. "* 2" or "2**".
 
@@ -365,6 +366,9 @@ def _power_derivative(x: float, n: float) -> float:
     return n * _power(x, n - 1)
 
 
+# --8<-- [end:number_helpers]
+
+
 def _refuse_label(label: object) -> None:
     """A TypeError for a label that is not a string, with the call that was meant."""
     if isinstance(label, str):
@@ -388,11 +392,15 @@ def _as_float(data: object) -> float:
     raise TypeError(f"Value() takes a real number, got {type(data).__name__} {data!r}")
 
 
+# --8<-- [start:operand]
 def _operand(other: object, op: str) -> float:
     """A plain-number operand of `op` as a float, or a TypeError naming the op."""
     if type(other) is float or type(other) is int or isinstance(other, Real):
         return float(other)
     raise TypeError(f"unsupported operand for {op}: Value and {type(other).__name__} {other!r}")
+
+
+# --8<-- [end:operand]
 
 
 # Pickling a graph (`Value.__reduce_ex__`): the ids of the Values listed ahead of a

@@ -46,6 +46,9 @@ EXPRESSIONS = {
     "power": ([0.7, -1.3], lambda a, b: a**3 + b**-2),
     "exp": ([0.7, -1.3], lambda a, b: (a * b).exp()),
     "tanh": ([0.7, -1.3], lambda a, b: (a + b).tanh() * a),
+    "log": ([0.7, 1.3], lambda a, b: (a * b).log() + a.log()),
+    "sigmoid": ([0.7, -1.3], lambda a, b: (a * b).sigmoid() * a),
+    "relu, both sides of the corner": ([0.7, -1.3], lambda a, b: a.relu() * 3 + b.relu() + (a * b).relu()),
 }
 
 

@@ -9,6 +9,11 @@ it applies the chain rule for one node: each child's ``grad`` grows by
 the output back to the inputs, in the reverse of a topological order, so a
 node's gradient is complete before it is passed on.
 
+Besides ``+``, ``*`` and ``tanh``, the primitives of "More operations" have their rules
+here too: ``**`` (a plain-number exponent), ``exp``, ``log``, ``sigmoid`` and ``relu``. They do no
+checking: ``Value(-1.0).log()`` fails with Python's own ``math domain error``; the final engine
+names the problem instead.
+
 Plain numbers are welcome on either side of an operator (``2 * a``, ``a - 1``):
 they become input Values. Subtraction, negation and division are built from
 ``+``, ``*`` and ``**``, so they need no backward rule of their own.
@@ -108,6 +113,43 @@ class Value(graph_only.Value):
         return out
 
     # --8<-- [end:exp]
+
+    # --8<-- [start:log]
+    def log(self) -> Value:
+        out = Value(math.log(self.data), "", (self,), "log")
+
+        def _backward() -> None:  # d(out)/d(self) = 1 / self
+            self.grad += (1 / self.data) * out.grad
+
+        out._backward = _backward
+        return out
+
+    # --8<-- [end:log]
+
+    # --8<-- [start:sigmoid]
+    def sigmoid(self) -> Value:
+        s = 1 / (1 + math.exp(-self.data))
+        out = Value(s, "", (self,), "sigmoid")
+
+        def _backward() -> None:  # d(out)/d(self) = s * (1 - s)
+            self.grad += s * (1 - s) * out.grad
+
+        out._backward = _backward
+        return out
+
+    # --8<-- [end:sigmoid]
+
+    # --8<-- [start:relu]
+    def relu(self) -> Value:
+        out = Value(max(0.0, self.data), "", (self,), "relu")
+
+        def _backward() -> None:  # d(out)/d(self) = 1 where self > 0, else 0
+            self.grad += (1.0 if self.data > 0 else 0.0) * out.grad
+
+        out._backward = _backward
+        return out
+
+    # --8<-- [end:relu]
 
     # --8<-- [start:tanh]
     def tanh(self) -> Value:
