@@ -109,16 +109,16 @@ class Value:
 
     # --8<-- [start:value_pow]
     def __pow__(self, exponent: Value | Number) -> Value:
-        """a ** n.  d/da = n * a**(n-1); for a Value exponent also d/dn = a**n * ln a."""
+        """a ** k.  d/da = k * a**(k-1); for a Value exponent also d/dk = a**k * ln a."""
         if isinstance(exponent, Value):
             return _power_of_values(self, exponent)
-        n = _operand(exponent, "**")
+        k = _operand(exponent, "**")
         x = self.data
-        if x == 0 and n < 0:
-            raise ZeroDivisionError(f"0 ** {n:g}: zero cannot be raised to a negative power")
-        if x < 0 and not n.is_integer():
-            raise ValueError(f"{x:g} ** {n:g}: a negative base needs a whole-number exponent")
-        return Value(_power(x, n), "", (self,), (_power_derivative(x, n),), _label(f"**{n:g}"))
+        if x == 0 and k < 0:
+            raise ZeroDivisionError(f"0 ** {k:g}: zero cannot be raised to a negative power")
+        if x < 0 and not k.is_integer():
+            raise ValueError(f"{x:g} ** {k:g}: a negative base needs a whole-number exponent")
+        return Value(_power(x, k), "", (self,), (_power_derivative(x, k),), _label(f"**{k:g}"))
 
     # --8<-- [end:value_pow]
 
@@ -357,13 +357,13 @@ def _power(x: float, n: float) -> float:
         return -math.inf if x < 0 and odd else math.inf
 
 
-def _power_derivative(x: float, n: float) -> float:
-    """n * x**(n-1), with the limits at x = 0 where x**(n-1) has no float value."""
-    if n == 0:
+def _power_derivative(x: float, k: float) -> float:
+    """k * x**(k-1), with the limits at x = 0 where x**(k-1) has no float value."""
+    if k == 0:
         return 0.0
-    if x == 0 and n < 1:
+    if x == 0 and k < 1:
         return math.inf
-    return n * _power(x, n - 1)
+    return k * _power(x, k - 1)
 
 
 # --8<-- [end:number_helpers]

@@ -89,13 +89,13 @@ class Value(graph_only.Value):
     # --8<-- [end:mul]
 
     # --8<-- [start:pow]
-    def __pow__(self, n: Number) -> Value:
-        if not isinstance(n, int | float):
-            raise TypeError(f"this Value takes a plain-number exponent, got {type(n).__name__}")
-        out = Value(self.data**n, "", (self,), f"**{n}")
+    def __pow__(self, k: Number) -> Value:
+        if not isinstance(k, int | float):
+            raise TypeError(f"this Value takes a plain-number exponent, got {type(k).__name__}")
+        out = Value(self.data**k, "", (self,), f"**{k}")
 
-        def _backward() -> None:  # d(out)/d(self) = n * self**(n-1)
-            self.grad += n * self.data ** (n - 1) * out.grad
+        def _backward() -> None:  # d(out)/d(self) = k * self**(k-1)
+            self.grad += k * self.data ** (k - 1) * out.grad
 
         out._backward = _backward
         return out

@@ -2,12 +2,12 @@ import math
 
 
 class Value(Value):  # your Value so far, re-opened
-    def __pow__(self, n):
-        """self ** n, for a plain number n."""
-        out = Value(self.data**n, "", (self,), f"**{n}")
+    def __pow__(self, k):
+        """self ** k, for a plain number k."""
+        out = Value(self.data**k, "", (self,), f"**{k}")
 
-        def _backward():  # d(out)/d(self) = n * self**(n-1)
-            self.grad += n * self.data ** (n - 1) * out.grad
+        def _backward():  # d(out)/d(self) = k * self**(k-1)
+            self.grad += k * self.data ** (k - 1) * out.grad
 
         out._backward = _backward
         return out

@@ -1,10 +1,10 @@
 class Value(Value):  # your Value so far, re-opened
-    def __pow__(self, n):
-        """self ** n, for a plain number n."""
-        out = Value(self.data**n, "", (self,), f"**{n}")
+    def __pow__(self, k):
+        """self ** k, for a plain number k."""
+        out = Value(self.data**k, "", (self,), f"**{k}")
 
         def _backward():
-            pass  # TODO: d(out)/d(self) = n * self**(n-1)
+            pass  # TODO: d(out)/d(self) = k * self**(k-1)
 
         out._backward = _backward
         return out
