@@ -227,6 +227,7 @@ def block_constants() -> dict[str, str]:
     return {
         "BLOCK_DOT_MIME_TYPE": blocks.DOT_MIME_TYPE,
         "BLOCK_STUDY_MIME_TYPE": blocks.STUDY_MIME_TYPE,
+        "BLOCK_CURVE_MIME_TYPE": blocks.CURVE_MIME_TYPE,
         "BLOCK_FILENAME_FORMAT": blocks.FILENAME_FORMAT,
     }
 

@@ -20,6 +20,7 @@ into an editor), built by `format_block` and `render_block`::
         [<pre class="sg-output">printed text[<span class="sg-error">Type: message</span>]</pre>]
         [<div class="sg-figure sg-graph" data-sg-graph="L"><svg>...</svg></div>]
         [<div class="sg-figure sg-plot" data-sg-figure="loss_curve(losses)"><svg>...</svg></div>]
+        [<div class="sg-figure sg-curve" data-sg-curve="history" data-sg-points="(JSON)"><p>...</p></div>]
       </div>
     </div>
 
@@ -28,12 +29,19 @@ Fence syntax (options as for any SuperFences block)::
     ```python run expect="RecursionError" graph="L" figure="loss_curve(history.loss)" title="..."
     ```python run browser="no"      (built and shown, never run by the browser: needs e.g. torch)
     ```python run output="varies"   (prints measurements, e.g. timings: its text is never compared)
+    ```python run curve="history"   (a training run's loss per step, drawn by the page as a chart)
+    ```python run break="overwrite" (a break-it switch: the page reruns it with a bug of scratchgrad.bugs)
+
+A break-it switch must change what its block does: the build runs the block with the bug too, and
+a bug that changes nothing the block prints, raises or draws fails the build.
 """
 
 from __future__ import annotations
 
 import html
 import importlib
+import json
+import random
 import re
 from dataclasses import dataclass, field
 
@@ -45,7 +53,7 @@ from pymdownx.superfences import SuperFencesException
 
 from scratchgrad import blocks, bugs
 
-OPTIONS = ("run", "expect", "graph", "figure", "title", "hide", "browser", "output", "break")
+OPTIONS = ("run", "expect", "graph", "figure", "curve", "title", "hide", "browser", "output", "break")
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)  # Graphviz's and matplotlib's: never nested
@@ -60,15 +68,42 @@ class PageSession:
     namespace: dict = field(default_factory=lambda: blocks.new_namespace())
     blocks_run: int = 0
 
-    def run(self, source: str, graphs: list[str] | None = None) -> blocks.Outcome:
-        """Run the page's next block, capturing what it prints and the graphs it asks for."""
+    def run(
+        self, source: str, graphs: list[str] | None = None, curves: list[str] | None = None
+    ) -> blocks.Outcome:
+        """Run the page's next block, capturing what it prints and the graphs and curves it asks for."""
         filename = blocks.block_filename(self.page, self.blocks_run)
         self.blocks_run += 1
-        return blocks.run_block(source, filename, self.namespace, graphs or [], capture=True)
+        return blocks.run_block(
+            source, filename, self.namespace, graphs or [], capture=True, curves=curves or []
+        )
+
+    def run_with_bug(
+        self, source: str, bug: str, graphs: list[str] | None = None, curves: list[str] | None = None
+    ) -> blocks.Outcome:
+        """Run the block just run again with `bug` switched on, as its break-it switch does: in a copy
+        of the namespace, and with the page's `random` put back after, so later blocks are unchanged."""
+        filename = blocks.block_filename(self.page, self.blocks_run - 1)
+        seeded = random.getstate()
+        try:
+            return blocks.run_block(
+                source, filename, self.namespace, graphs or [], capture=True, bug=bug, curves=curves or []
+            )
+        finally:
+            random.setstate(seeded)
 
     def evaluate(self, expression: str) -> object:
         """The value of a fence option's expression in the page namespace."""
         return eval(expression, {**figures.HELPERS, **self.namespace})
+
+
+def check_switch(outcome: blocks.Outcome, with_bug: blocks.Outcome, where: str) -> None:
+    """Raise PluginError if a break-it switch's bug changes nothing the block prints, raises or draws."""
+    if with_bug == outcome:
+        raise PluginError(
+            f"{where}: break= switches on a bug that changes nothing the block prints, raises or draws "
+            "(does the block use the Value, or the zero_grad(), that the bug replaces?)"
+        )
 
 
 def check_outcome(outcome: blocks.Outcome, expect: str | None, where: str) -> None:
@@ -108,7 +143,7 @@ def parse_options(inputs: dict[str, str]) -> dict[str, str] | None:
             f'```python run: output="{output}": the only value is "varies" (a block that prints '
             "measurements, such as timings, which differ from run to run)"
         )
-    for key in ("graph", "figure"):
+    for key in ("graph", "figure", "curve"):
         for expression in split_expressions(inputs.get(key, "")):
             try:
                 compile(expression, f"{key} option", "eval")
@@ -196,6 +231,9 @@ def render_block(
     where = f"{session.page}, runnable block {index}"
     graph_option = split_expressions(options.get("graph", ""))
     for drawing in outcome.drawings:
+        if drawing.mime_type == blocks.CURVE_MIME_TYPE:
+            result.append(curve_figure(drawing))
+            continue
         if drawing.mime_type == blocks.STUDY_MIME_TYPE:  # the study of the graph drawn just before
             result[-1] = result[-1].replace(">", f' data-sg-study="{html.escape(drawing.data)}">', 1)
             continue
@@ -212,6 +250,19 @@ def render_block(
             f'<div class="sg-figure sg-plot" data-sg-figure="{html.escape(expression)}">{svg}</div>'
         )
     return " ".join(attributes), "".join(result)
+
+
+def curve_figure(drawing: blocks.Display) -> str:
+    """A training curve's figure: its numbers for the page to draw (web/page/curve-figure.js), and
+    in words for a reader without JavaScript."""
+    losses = [
+        ("not a number" if loss is None else f"{loss:.4g}") for loss in json.loads(drawing.data)["loss"]
+    ]
+    words = f"loss {losses[0]} at step 1, {losses[-1]} at step {len(losses)}" if losses else "no steps"
+    return (
+        f'<div class="sg-figure sg-curve" data-sg-curve="{html.escape(drawing.label)}" '
+        f'data-sg-points="{html.escape(drawing.data)}"><p>Loss per step ({html.escape(words)}).</p></div>'
+    )
 
 
 # -- MkDocs events -----------------------------------------------------------------------------
@@ -253,8 +304,12 @@ def on_page_content(html_text, page, config, files):
     for index, match in enumerate(_PLACEHOLDER.finditer(html_text)):
         uid = int(match.group(1))
         source, options = pending.pop(uid)
-        outcome = session.run(source, split_expressions(options.get("graph", "")))
-        check_outcome(outcome, options.get("expect"), f"{session.page}, runnable block {index}")
+        drawn = [split_expressions(options.get(key, "")) for key in ("graph", "curve")]
+        outcome = session.run(source, *drawn)
+        where = f"{session.page}, runnable block {index}"
+        check_outcome(outcome, options.get("expect"), where)
+        if "break" in options:
+            check_switch(outcome, session.run_with_bug(source, options["break"], *drawn), where)
         attributes, result = render_block(index, source, options, outcome, session)
         ran.append(ran_blocks.RanBlock(source, options, outcome, drawn_svgs(result)))
         marker = f"<!--sg-result-{uid}-->"

@@ -233,6 +233,30 @@ def test_show_graph_in_the_readers_code(sent):
     assert "one" in dot
 
 
+def test_a_curve_option_sends_each_steps_loss_and_accuracy(sent):
+    code = (
+        "from scratchgrad.train import History, StepRecord\n"
+        "history = History()\n"
+        "history.append(StepRecord(0, 0.5, 0.25))\n"
+        "history.append(StepRecord(1, float('nan'), 0.75))\n"
+        "losses = [2, 1.5]\n"
+    )
+    assert run(code, curves=["history", "losses"]).raised is None
+    assert sent == [
+        (blocks.CURVE_MIME_TYPE, '{"loss": [0.5, null], "accuracy": [0.25, 0.75]}', "history"),
+        (blocks.CURVE_MIME_TYPE, '{"loss": [2.0, 1.5], "accuracy": null}', "losses"),
+    ]
+
+
+def test_a_curve_of_something_else_is_an_error_that_says_what_a_curve_is_drawn_from(sent):
+    outcome = run("history = 3", curves=["history"])
+    assert outcome.raised.line == (
+        "TypeError: a curve is drawn from a History or a list of losses, got int: "
+        "'int' object is not iterable"
+    )
+    assert sent == []
+
+
 def test_show_graph_outside_a_block_says_where_it_works():
     with pytest.raises(RuntimeError, match="show_graph\\(\\) draws below a runnable block"):
         blocks.show_graph(Value(1.0))

@@ -1,9 +1,12 @@
 """Break-it switches: each bug gives the wrong numbers its chapter names, and is switched off after."""
 
+import contextlib
+
 import pytest
 
 from scratchgrad import Value, blocks, bugs
 from scratchgrad.nn import Neuron
+from scratchgrad.stages import closures
 
 
 def test_overwrite_gives_one_share_where_a_value_used_twice_has_two():
@@ -25,12 +28,46 @@ def test_recursive_backward_fails_on_a_deep_chain_the_engine_handles():
     assert xs[3].grad == 6.0
 
 
-def test_the_wrong_order_passes_gradients_before_they_are_complete():
-    a = Value(2.0, label="a")
-    out = (a * a) * 3.0
+def diamond(value_class):
+    """The graph of "Why the order matters": L = d·e with d = e + c and e = a·b."""
+    a, b, c = value_class(2.0, label="a"), value_class(-3.0, label="b"), value_class(10.0, label="c")
+    e = a * b
+    e.label = "e"
+    d = e + c
+    d.label = "d"
+    out = d * e
+    out.label = "L"
+    return a, b, c, e, out
+
+
+@pytest.mark.parametrize("value_class", [Value, closures.Value], ids=["package", "closure stage"])
+def test_the_wrong_order_passes_e_on_before_d_has_sent_its_share(value_class):
+    a, b, c, e, out = diamond(value_class)
     with bugs.switched_on("wrong-order"):
         out.backward()
-    assert a.grad == 0.0  # right: 12
+    # the chapter's numbers: a and b are handed e's gradient from L alone (4), not the whole −2
+    assert (a.grad, b.grad, c.grad, e.grad) == (-12.0, 8.0, -6.0, -2.0)
+    a, b, c, e, out = diamond(value_class)
+    out.backward()  # switched off again
+    assert (a.grad, b.grad, c.grad, e.grad) == (6.0, -4.0, -6.0, -2.0)
+
+
+def test_the_wrong_order_is_the_same_whatever_order_a_stage_keeps_children_in():
+    walks = set()
+    for _ in range(20):  # a set of Values iterates in the order of their addresses: make new ones
+        a, b, _, _, out = diamond(closures.Value)
+        with bugs.switched_on("wrong-order"):
+            out.backward()
+        walks.add((a.grad, b.grad))
+    assert walks == {(-12.0, 8.0)}
+
+
+def test_the_closure_stage_is_recursive_with_or_without_the_switch():
+    xs = [closures.Value(float(i)) for i in range(3000)]
+    loss = sum(x * x for x in xs)
+    for switch in (bugs.switched_on("recursive"), contextlib.nullcontext()):
+        with pytest.raises(RecursionError), switch:
+            loss.backward()
 
 
 def test_without_zero_grad_gradients_pile_up():

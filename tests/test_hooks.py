@@ -87,6 +87,61 @@ def test_a_stage_value_in_a_graph_option_is_drawn_at_build_time() -> None:
     assert all(f">{text}<" in result for text in ("a", "b", "*"))
 
 
+def test_a_curve_option_writes_its_numbers_for_the_page_and_in_words() -> None:
+    session = runnable.PageSession("page")
+    code = "losses = [0.5, 0.25, float('inf')]"
+    outcome = session.run(code, curves=["losses"])
+    _, result = runnable.render_block(0, code, {"run": "run", "curve": "losses"}, outcome, session)
+    figure = re.fullmatch(
+        r'<div class="sg-figure sg-curve" data-sg-curve="losses" data-sg-points="([^"]*)">(.*)</div>', result
+    )
+    assert figure, result
+    assert json.loads(html.unescape(figure[1])) == {"loss": [0.5, 0.25, None], "accuracy": None}
+    assert figure[2] == "<p>Loss per step (loss 0.5 at step 1, not a number at step 3).</p>"
+
+
+STAGE_DIAMOND = (
+    "from scratchgrad.stages.closures import Value\n"
+    "a, b, c = Value(2.0, label='a'), Value(-3.0, label='b'), Value(10.0, label='c')\n"
+    "e = a * b\n"
+    "e.label = 'e'\n"
+    "d = e + c\n"
+    "d.label = 'd'\n"
+    "L = d * e\n"
+    "L.backward()\n"
+    "print(a.grad, b.grad)\n"
+)
+
+
+def test_a_switch_whose_bug_changes_what_the_block_prints_passes_the_build() -> None:
+    session = runnable.PageSession("page")
+    outcome = session.run(STAGE_DIAMOND)
+    with_bug = session.run_with_bug(STAGE_DIAMOND, "wrong-order")
+    assert (outcome.printed, with_bug.printed) == ("6.0 -4.0\n", "-12.0 8.0\n")
+    runnable.check_switch(outcome, with_bug, "page, runnable block 0")
+    assert session.namespace["a"].grad == 6.0  # the run with the bug changed no name of the page
+
+
+def test_a_switch_whose_bug_the_block_never_meets_fails_the_build() -> None:
+    session = runnable.PageSession("page")
+    outcome = session.run(STAGE_DIAMOND)
+    with_bug = session.run_with_bug(STAGE_DIAMOND, "overwrite")  # the package's backward, not the stage's
+    with pytest.raises(
+        PluginError, match="page, runnable block 0: break= switches on a bug that changes nothing"
+    ):
+        runnable.check_switch(outcome, with_bug, "page, runnable block 0")
+
+
+def test_the_run_with_a_bug_leaves_the_pages_random_numbers_as_they_were() -> None:
+    session = runnable.PageSession("page")
+    session.run("import random")
+    session.run_with_bug("print(random.random())", "recursive")
+    assert (
+        session.run("print(random.random())").printed
+        == runnable.PageSession("b").run("import random\nprint(random.random())").printed
+    )
+
+
 def test_loss_curve_draws_one_line_per_run() -> None:
     figure = figures.loss_curve({"lr 0.1": [3.0, 2.0, 1.0], "lr 1": [3.0, float("inf"), 9.0]})
     assert isinstance(figure, Figure)

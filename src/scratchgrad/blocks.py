@@ -15,11 +15,13 @@ both places:
   a block with ``expect="ArithmeticError"`` must raise that exception or a subclass of it;
 * **drawings**: a ``graph="L"`` option, or ``show_graph(L)`` in the block, asks for the graph of a
   Value as DOT text (`DOT_MIME_TYPE`), drawn below the block by Graphviz, followed by its study
-  (`STUDY_MIME_TYPE`, `scratchgrad.graph_study`): backward step by step, and every node checked.
+  (`STUDY_MIME_TYPE`, `scratchgrad.graph_study`): backward step by step, and every node checked;
+  a ``curve="history"`` option asks for a training run's loss (and accuracy) per step
+  (`CURVE_MIME_TYPE`), drawn below the block as a chart.
 
 The browser's JavaScript is handed the outcome as JSON (`Outcome.to_json`) and compares a block's
 ``expect`` with the names it lists; the constants it needs (`DOT_MIME_TYPE`, `STUDY_MIME_TYPE`,
-`FILENAME_FORMAT`) are
+`CURVE_MIME_TYPE`, `FILENAME_FORMAT`) are
 written into the bundle from here when the site is built (hooks/pyodide_runtime.py).
 """
 
@@ -29,6 +31,7 @@ import contextlib
 import io
 import json
 import linecache
+import math
 import random
 import sys
 import traceback
@@ -37,6 +40,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 __all__ = [
+    "CURVE_MIME_TYPE",
     "DOT_MIME_TYPE",
     "FILENAME_FORMAT",
     "PAGE_SEED",
@@ -52,6 +56,7 @@ __all__ = [
     "new_namespace",
     "run_block",
     "set_display",
+    "show_curve",
     "show_graph",
 ]
 
@@ -68,6 +73,10 @@ DOT_MIME_TYPE = "text/vnd.graphviz"
 STUDY_MIME_TYPE = "application/vnd.scratchgrad.graph-study+json"
 """The kind of the drawing that follows each graph: JSON from `scratchgrad.graph_study.to_json`, for the
 graph drawn just before it (the page's "Step through backward" and "Check gradients")."""
+
+CURVE_MIME_TYPE = "application/vnd.scratchgrad.curve+json"
+"""The kind of a training curve (`show_curve`): JSON ``{"loss": [...], "accuracy": [...] or null}``, one
+number per step; a loss that is not a finite number (the run diverged) is null."""
 
 FILENAME_FORMAT = "<{page} block {number}>"
 """The name of a block's code in tracebacks; `page` is the page's path without ``.md``, `number`
@@ -173,14 +182,33 @@ def show_graph(root: Any, label: str = "", **options: Any) -> None:
 
     if not graph.is_value(root):
         raise TypeError(f"show_graph() draws the graph of a Value, got {type(root).__name__}")
-    if graph.count_values(root) > graph.DRAW_LIMIT:
-        _send(Display(DOT_MIME_TYPE, graph.summary_dot(root), label))
-    else:
-        _send(Display(DOT_MIME_TYPE, graph.to_dot(root, **options), label))
-    # What a reader's backward prints while it is recorded is not the block's output.
-    with contextlib.redirect_stdout(io.StringIO()):
-        study = graph_study.to_json(root)
+    dot, study = graph_study.drawing(root, **options)
+    _send(Display(DOT_MIME_TYPE, dot, label))
     _send(Display(STUDY_MIME_TYPE, study, label))
+
+
+def show_curve(run: Any, label: str = "") -> None:
+    """Draw a training run's loss per step below the block (the accuracy too, when it has one).
+
+    `run` is a `scratchgrad.train.History` (its ``loss`` and ``accuracy``) or a list of losses.
+    """
+    losses = getattr(run, "loss", run)
+    accuracy = getattr(run, "accuracy", None)
+    try:
+        curve = {
+            "loss": [_finite_or_none(x) for x in losses],
+            "accuracy": None if accuracy is None else [_finite_or_none(x) for x in accuracy],
+        }
+    except (TypeError, ValueError) as error:
+        raise TypeError(
+            f"a curve is drawn from a History or a list of losses, got {type(run).__name__}: {error}"
+        ) from None
+    _send(Display(CURVE_MIME_TYPE, json.dumps(curve, allow_nan=False), label))
+
+
+def _finite_or_none(x: Any) -> float | None:
+    x = float(x)
+    return x if math.isfinite(x) else None
 
 
 def _send(drawing: Display) -> None:
@@ -208,12 +236,14 @@ def run_block(
     graphs: Sequence[str] = (),
     capture: bool = False,
     bug: str | None = None,
+    curves: Sequence[str] = (),
 ) -> Outcome:
     """Run one block in `namespace` and say what it did.
 
     `filename` names the block in tracebacks (`block_filename`); its source goes into `linecache`,
     so a traceback quotes the reader's line as for a file on disk. `graphs` are the expressions of
-    the block's ``graph=`` option: once the block has run, the graph of each one's Value is drawn.
+    the block's ``graph=`` option: once the block has run, the graph of each one's Value is drawn;
+    `curves`, of its ``curve=`` option, the training run each one names (`show_curve`).
     With `capture`, what the block prints is collected into the outcome (the build); without, it
     goes to `sys.stdout` and `sys.stderr` as it is printed (the browser streams it to the page),
     and both are flushed before returning, so a last ``print(..., end="")`` is not held back.
@@ -234,6 +264,8 @@ def run_block(
             exec(compile(code, filename, "exec"), namespace)
             for expression in graphs:
                 show_graph(eval(expression, namespace), label=expression)
+            for expression in curves:
+                show_curve(eval(expression, namespace), label=expression)
     except BaseException as error:  # the block's own error: reported, or expected
         raised = Raised.of(error, filename)
     finally:

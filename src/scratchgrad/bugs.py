@@ -2,24 +2,35 @@
 
 A chapter that teaches a bug lets the reader rerun a block with that bug turned on and see the
 wrong numbers beside the right ones (a runnable block's ``break=`` option; the page's switch).
-`switched_on` swaps one method of the package for its buggy twin while the block runs, and puts
-the real one back afterwards, whatever happens:
+`switched_on` swaps methods for their buggy twins while the block runs, and puts the real ones
+back afterwards, whatever happens. A switch changes the Value the chapter's block uses: the
+package's `scratchgrad.engine.Value`, and for the bugs the story's closure stage can have, its
+`scratchgrad.stages.closures.Value` too:
 
-* ``overwrite``: ``Value.backward`` assigns each share (``=``) where it must add (``+=``);
+* ``overwrite``: ``Value.backward`` assigns each share (``=``) where it must add (``+=``)
+  (the package only: the stage's shares are added inside each op's closure, and the story gives
+  that bug a stage of its own, `scratchgrad.stages.overwrite_bug`);
 * ``no-zero-grad``: ``zero_grad()`` of models and optimizers does nothing, so gradients pile up;
-* ``recursive``: ``Value.backward`` sorts the graph recursively, one Python call per level;
-* ``wrong-order``: ``Value.backward`` visits the inputs first, before their gradients are complete.
+* ``recursive``: ``Value.backward`` sorts the graph recursively, one Python call per level
+  (the closure stage's ``backward`` already does: it is the recursive walk the story replaces);
+* ``wrong-order``: ``backward`` visits each node as soon as a depth-first walk from the output
+  reaches it, before every node that uses it has sent its share. On "Why the order matters",
+  ``L = d·e`` with ``d = e + c`` and ``e = a·b``, the walk visits ``L``, then ``e`` (with
+  ``L``'s share alone), then ``d``: ``a`` and ``b`` get ``−12`` and ``8``, not ``6`` and ``−4``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from scratchgrad import nn, optim
 from scratchgrad.engine import Value, topological_order
+from scratchgrad.graph import graph_nodes
+from scratchgrad.stages import closures
 
 __all__ = ["BUGS", "Bug", "switched_on"]
 
@@ -51,7 +62,32 @@ def _backward_recursive(self: Value) -> None:
 
 
 def _backward_in_wrong_order(self: Value) -> None:
-    _push_gradients(self, topological_order(self))  # the bug: inputs first, not reversed
+    _push_gradients(self, _reached_first(self))
+
+
+def _closures_backward_in_wrong_order(self: closures.Value) -> None:
+    self.grad = 1.0
+    for node in _reached_first(self):
+        node._backward()
+
+
+def _reached_first(root: Any) -> list[Any]:
+    """The bug: every node in the order a depth-first walk from `root` first reaches it (a stack of
+    the nodes still to visit), which puts a node before the nodes that use it only by luck.
+
+    Children come in the drawing's order (`scratchgrad.graph.graph_nodes`): a stage's set of
+    children is sorted by label and data, so the walk, and its wrong numbers, are the same on
+    every run.
+    """
+    nodes = graph_nodes(root, max_nodes=sys.maxsize)
+    order, reached, to_visit = [], set(), [len(nodes) - 1]
+    while to_visit:
+        index = to_visit.pop()
+        if index not in reached:
+            reached.add(index)
+            order.append(nodes[index].value)
+            to_visit.extend(nodes[index].children)
+    return order
 
 
 def _push_gradients(root: Value, walk: Any) -> None:
@@ -88,7 +124,11 @@ BUGS = {
     ),
     "recursive": Bug("Sort the graph recursively in backward()", ((Value, "backward", _backward_recursive),)),
     "wrong-order": Bug(
-        "Visit the nodes in the wrong order (inputs first)", ((Value, "backward", _backward_in_wrong_order),)
+        "Walk from the output, not in topological order",
+        (
+            (Value, "backward", _backward_in_wrong_order),
+            (closures.Value, "backward", _closures_backward_in_wrong_order),
+        ),
     ),
 }
 

@@ -19,16 +19,18 @@ gradient) and ``origin`` (where the op's backward, or its local derivatives, are
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import math
 from dataclasses import asdict
 from typing import Any
 
 from scratchgrad.backward_steps import CodeLine, Visit, record_backward
-from scratchgrad.graph import DRAW_LIMIT, GraphNode, count_values, graph_nodes
+from scratchgrad.graph import DRAW_LIMIT, GraphNode, count_values, graph_nodes, summary_dot, to_dot
 from scratchgrad.graph_check import GraphCheck, check_graph, local_derivatives
 
-__all__ = ["number", "study", "to_json"]
+__all__ = ["drawing", "number", "study", "to_json"]
 
 
 def study(root: Any, limit: int = DRAW_LIMIT) -> dict[str, Any]:
@@ -53,6 +55,15 @@ def study(root: Any, limit: int = DRAW_LIMIT) -> dict[str, Any]:
     result["error"] = recording.error
     result["check"] = _check(nodes, checked)
     return result
+
+
+def drawing(root: Any, **options: Any) -> tuple[str, str]:
+    """What a page shows of `root`'s graph: the DOT text to draw (`scratchgrad.graph.to_dot` with
+    `options`, or one summary box above `DRAW_LIMIT` Values) and the study as JSON (`to_json`).
+    What the graph's backward prints while it is recorded is not shown."""
+    dot = summary_dot(root) if count_values(root) > DRAW_LIMIT else to_dot(root, **options)
+    with contextlib.redirect_stdout(io.StringIO()):
+        return dot, to_json(root)
 
 
 def to_json(root: Any) -> str:

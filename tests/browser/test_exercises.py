@@ -287,3 +287,35 @@ def test_a_failing_and_a_passing_check_fit_the_screen(context, site_url, width, 
     box = section.bounding_box()
     assert box["x"] >= 0
     assert box["x"] + box["width"] <= width
+
+
+def test_a_deliberately_wrong_backward_draws_the_graph_with_exactly_that_node_wrong(context, site_url):
+    exp_rule = by_id("power-and-exp")
+    page = open_exercise(context, site_url, "power-and-exp")
+    type_code(page, "power-and-exp", exp_rule.wrong_source("exp-rule"))  # d exp(a)/da = a, not exp(a)
+    result = press_check(page, "power-and-exp")
+    failed = [line["text"] for line in result["checks"] if not line["passed"]]
+    assert len(failed) == 2  # exp(x), and exp(x) ** 2 · x
+    assert "Node by node, against central differences: x: expected 1.649, got 0.5." in failed[0]
+    assert "look at the backward of 'exp'" in failed[0]
+    figures = exercise(page, "power-and-exp").locator(".sg-check--fail .sg-check-graph")
+    assert figures.count() == 2
+    verdicts = "(gs) => Object.fromEntries(gs.map((g) => [g.dataset.sgNode, g.dataset.sgCheck]))"
+    assert figures.nth(0).locator("g.node[data-sg-check]").evaluate_all(verdicts) == {
+        "x": "wrong",
+        "out": "ok",
+    }
+    combined = figures.nth(1).locator("g.node[data-sg-check]").evaluate_all(verdicts)
+    assert [node for node, verdict in combined.items() if verdict == "wrong"] == ["x"]
+    label = figures.nth(0).locator('g.node[data-sg-node="x"] .sg-check-label').text_content()
+    assert label == "✗ expected 1.649, got 0.5"
+    stepper = figures.nth(0).get_by_role("button", name="Step through backward")
+    stepper.click()
+    figures.nth(0).get_by_role("button", name="Next step").click()
+    assert "x.grad += out.data × out.grad" in figures.nth(0).locator(".sg-step-text").inner_text()
+    for width, scheme in ((1280, "default"), (1280, "slate"), (390, "default")):
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
+        exercise(page, "power-and-exp").locator(".sg-exercise__report").screenshot(
+            path=str(ARTIFACTS / f"exercise-check-graph-{width}-{scheme}.png")
+        )

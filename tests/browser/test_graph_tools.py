@@ -230,3 +230,84 @@ def test_the_overwrite_switch_shows_the_wrong_gradient_beside_the_right_one(cont
     runnable.screenshot(path=str(ARTIFACTS / "graph-break-overwrite.png"))
     runnable.get_by_role("switch", name="Use = instead of += in backward()").uncheck()
     assert runnable.locator(".sg-result--bug").count() == 0
+
+
+VERDICTS = "(gs) => Object.fromEntries(gs.map((g) => [g.dataset.sgNode, g.dataset.sgCheck]))"
+GOT = "(gs) => Object.fromEntries(gs.map((g) => [g.dataset.sgNode, g.textContent]))"
+
+
+def switch_on(context, site_url, source: str, bug: str, label: str):
+    """Open `source`, turn on its switch for `bug` (named `label`), wait for the run with the bug."""
+    page = open_page(context, page_url(site_url, source))
+    runnable = page.locator(f'.sg-runnable[data-sg-break="{bug}"]')
+    runnable.get_by_role("switch", name=label).check()
+    bugged = runnable.locator(".sg-result--bug[data-sg-runs='1']")
+    bugged.wait_for(timeout=120_000)
+    return page, runnable, bugged
+
+
+def test_the_wrong_order_switch_shows_minus_12_and_8_where_6_and_minus_4_belong(context, site_url):
+    label = "Walk from the output, not in topological order"
+    page, runnable, bugged = switch_on(context, site_url, "automatic-backward.md", "wrong-order", label)
+    wrong = bugged.locator("g.node[data-sg-check]")
+    assert wrong.evaluate_all(VERDICTS) == {
+        "a": "wrong",
+        "b": "wrong",
+        "c": "ok",
+        "d": "ok",
+        "e": "ok",
+        "L": "ok",
+    }
+    labels = bugged.locator("g.node[data-sg-check='wrong'] .sg-check-label").evaluate_all(
+        "(ls) => Object.fromEntries(ls.map((l) => [l.parentNode.dataset.sgNode, l.textContent]))"
+    )
+    assert labels == {"a": "✗ expected 6.0, got −12.0", "b": "✗ expected −4.0, got 8.0"}
+    assert "grad -12.0000" in bugged.locator('g.node[data-sg-node="a"]').text_content()
+    right = runnable.locator(".sg-result:not(.sg-result--bug) g.node[data-sg-check]")
+    assert set(right.evaluate_all(VERDICTS).values()) == {"ok"}
+    assert (
+        "grad 6.0000"
+        in runnable.locator('.sg-result:not(.sg-result--bug) g.node[data-sg-node="a"]').text_content()
+    )
+    shoot_switch(page, runnable, "wrong-order")
+
+
+def test_the_recursive_switch_raises_recursion_error_where_the_iterative_walk_finishes(context, site_url):
+    label = "Sort the graph recursively in backward()"
+    page, runnable, bugged = switch_on(context, site_url, "automatic-backward.md", "recursive", label)
+    assert "RecursionError: maximum recursion depth exceeded" in bugged.inner_text()
+    right = runnable.locator(".sg-result:not(.sg-result--bug) .sg-output").inner_text()
+    assert "dloss/dx3 = 6.0" in right
+    assert "Error" not in right
+    shoot_switch(page, runnable, "recursive")
+
+
+def test_the_zero_grad_switch_draws_the_curve_that_goes_wrong_beside_the_right_one(context, site_url):
+    label = "Forget zero_grad() between training steps"
+    page, runnable, bugged = switch_on(context, site_url, "training.md", "no-zero-grad", label)
+    printed = bugged.locator(".sg-output").inner_text()
+    assert "same 100 losses as the hand-written loop: False" in printed
+    assert "final loss 1.000000" in printed
+    assert "accuracy of the last step 75%" in printed
+    right = runnable.locator(".sg-result:not(.sg-result--bug)")
+    assert "final loss 0.001747" in right.locator(".sg-output").inner_text()
+    described = "(c) => c.getAttribute('aria-label')"
+    wrong_curve = bugged.locator(".sg-curve canvas").evaluate(described)
+    right_curve = right.locator(".sg-curve canvas").evaluate(described)
+    over_100_steps = "Loss and accuracy over 100 steps: loss 0.898 at step 1"
+    assert wrong_curve == f"{over_100_steps}, 1.00 at step 100; accuracy 75% at the last step"
+    assert right_curve == f"{over_100_steps}, 0.00175 at step 100; accuracy 100% at the last step"
+    # side by side at 1280 px: the two results share a row
+    boxes = [area.bounding_box() for area in (right, bugged)]
+    assert boxes[0]["x"] + boxes[0]["width"] <= boxes[1]["x"] + 1
+    assert abs(boxes[0]["y"] - boxes[1]["y"]) < 1
+    shoot_switch(page, runnable, "no-zero-grad")
+
+
+def shoot_switch(page, runnable, bug: str) -> None:
+    """Screenshots of a switched block: light and dark at 1280 px, and a 390 px phone."""
+    for width, scheme in ((1280, "default"), (1280, "slate"), (390, "default")):
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
+        page.wait_for_timeout(200)  # the curves redraw on the next frame
+        runnable.screenshot(path=str(ARTIFACTS / f"switch-{bug}-{width}-{scheme}.png"))

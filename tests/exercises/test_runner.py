@@ -56,9 +56,51 @@ def test_a_wrong_earlier_piece_shows_in_the_later_check():
     report = check("backward", by_id("backward").solution, {"local-derivatives": wrong_rule})
     assert report.outcome == "failed"
     assert "uses  local-derivatives: Value — yours" in report.lines()
-    assert (
-        "FAIL  L = (a·b + c)·f, by L.backward(): dL/dd should be -2.0; your d.grad is 4.0" in report.lines()
+    first = "FAIL  L = (a·b + c)·f, by L.backward(): dL/dd should be -2.0; your d.grad is 4.0. Node by node"
+    assert any(line.startswith(first) for line in report.lines())
+
+
+def test_a_wrong_backward_names_every_wrong_node_and_sends_the_graph_to_draw():
+    report = check("backward", by_id("backward").wrong_source("not-reversed"))
+    first = report.checks[0]
+    assert first.message == (
+        "dL/de should be -2.0; your e.grad is 0.0 — was its _backward called before its own gradient "
+        "arrived? Walk the order output first. Node by node, against central differences: "
+        "c: expected −2.0, got 0.0; a: expected 6.0, got 0.0; b: expected −4.0, got 0.0; "
+        "e: expected −2.0, got 0.0."
     )
+    study = json.loads(first.graph["study"])
+    marked = {
+        node["name"]: check["status"]
+        for node, check in zip(study["nodes"], study["check"]["nodes"], strict=True)
+    }
+    assert marked == {"c": "wrong", "a": "wrong", "b": "wrong", "e": "wrong", "d": "ok", "f": "ok", "L": "ok"}
+    assert '[label="{ a | data 2.0000 | grad 0.0000 }"' in first.graph["dot"]  # labelled by the check
+
+
+def test_a_wrong_share_names_the_op_whose_backward_passed_it():
+    report = check("power-and-exp", by_id("power-and-exp").wrong_source("power-rule"))
+    assert report.checks[0].message.endswith(
+        "Node by node, against central differences: x: expected 6.75, got 10.12. "
+        "out (**3) passed 10.12 to x.grad, where the chain rule gives 6.75: look at the backward of '**3'."
+    )
+
+
+def test_the_graph_of_a_failed_check_quotes_the_readers_own_line_that_ran():
+    source = by_id("power-and-exp").wrong_source("exp-rule")
+    study = json.loads(check("power-and-exp", source).checks[2].graph["study"])
+    [visit] = [step for step in study["steps"] if step["lines"]]
+    [line] = visit["lines"]
+    assert line["file"] == "<yours: power-and-exp>"
+    assert line["text"] == source.splitlines()[line["line"] - 1]
+    assert "self.grad +=" in line["text"]
+
+
+def test_a_check_of_rules_called_one_by_one_has_no_graph_to_rerun():
+    report = check("local-derivatives", by_id("local-derivatives").wrong_source("product-not-swapped"))
+    failed = [line for line in report.checks if not line.passed]
+    assert failed
+    assert all(line.graph is None for line in failed)
 
 
 def test_code_that_raises_gets_the_error_and_its_line():
@@ -152,7 +194,7 @@ def test_the_report_is_json_with_the_shape_the_page_reads():
         "seconds",
     }
     assert (data["exercise"], data["verdict"], data["outcome"]) == ("backward", "fail", "failed")
-    assert set(data["checks"][0]) == {"title", "passed", "message"}
+    assert set(data["checks"][0]) == {"title", "passed", "message", "graph"}
     assert data["pieces"][0] == {
         "exercise": "value-graph",
         "provides": ["Value"],

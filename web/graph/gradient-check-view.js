@@ -3,10 +3,12 @@
 // The numbers come from the study (scratchgrad.graph_check, computed in the Python worker, or by
 // the build): here they are only shown. A checked node gets data-sg-check="ok" | "wrong" |
 // "unchecked"; a wrong one is tinted, outlined with a dashed border (a cue that is not colour) and
-// labelled "✗ expected …, got …" under its box. The report below the drawing says the same in words,
-// in a live region, and names the op whose backward first went wrong.
+// labelled "✗ expected …, got …" under its box. Every grad field shows what was checked: the
+// gradient backward() gives from zero (the drawing may have been made before backward ran, or, under
+// a break-it switch, of Values whose grads came from the right run). The report below the drawing
+// says the same in words, in a live region, and names the op whose backward first went wrong.
 
-import { nodeGroup, svgElement } from "./svg-nodes.js";
+import { gradText, nodeGroup, svgElement } from "./svg-nodes.js";
 
 export class GradientCheckView {
   #svg;
@@ -36,6 +38,8 @@ export class GradientCheckView {
       const group = nodeGroup(this.#svg, node.name);
       if (!group) return;
       group.dataset.sgCheck = verdict.status;
+      const grad = gradText(group);
+      if (grad) grad.textContent = `grad ${Number(verdict.got).toFixed(4)}`;
       group.querySelector(":scope > .sg-check-label")?.remove();
       if (verdict.status === "wrong") {
         wrong.push(`${node.name}: ${verdict.text}`);

@@ -2,16 +2,21 @@
 //
 // The report is the package's (scratchgrad/exercises/report.py, to_json): this module only
 // lays it out. Every text from the report — the reader's printed output too — goes in as text
-// nodes, never as HTML.
+// nodes, never as HTML. A failed check that sends the reader's graph gets a place for its drawing
+// under its line; the caller draws it (Graphviz runs in a worker) and checks its nodes.
 
 const PIECE_SOURCE = {
   yours: "yours",
   reference: "ours (the reference solution)",
 };
 
-/** Replace the contents of `area` with `report`; `titles` maps exercise ids to their titles. */
+/**
+ * Replace the contents of `area` with `report`; `titles` maps exercise ids to their titles.
+ * Returns the graphs to draw: [{figure, dot}], a figure (with its study) for each failed check's graph.
+ */
 export function showReport(area, report, titles) {
   area.replaceChildren();
+  const graphs = [];
   if (report.pieces.length) area.append(piecesLine(report.pieces, titles));
   const list = element("ul", "sg-checks");
   for (const check of report.checks) {
@@ -19,6 +24,13 @@ export function showReport(area, report, titles) {
     const text = element("span", "sg-check__text");
     text.append(element("strong", "sg-check__title", check.title), `: ${check.message}`);
     item.append(element("span", "sg-check__mark", check.passed ? "pass" : "fail"), text);
+    if (!check.passed && check.graph) {
+      const figure = element("div", "sg-figure sg-graph sg-check-graph", "Drawing your graph…");
+      figure.dataset.sgStudy = check.graph.study;
+      figure.setAttribute("aria-busy", "true");
+      item.append(figure);
+      graphs.push({ figure, dot: check.graph.dot });
+    }
     list.append(item);
   }
   if (report.checks.length) area.append(list);
@@ -34,6 +46,7 @@ export function showReport(area, report, titles) {
     details.append(element("summary", "", "What your code printed"), printed);
     area.append(details);
   }
+  return graphs;
 }
 
 /** A verdict without a report (stopped from the page, Python unavailable). */

@@ -7,6 +7,8 @@
 // verdict. Checks run in the worker (never on this thread) and end by themselves: the package's
 // time limit stops a runaway loop, and a page-side deadline stops Python if even that fails.
 
+import { drawingScale } from "../graph/graph-renderer.js";
+import { enhanceGraph } from "../graph/graph-view.js";
 import { showReport, showVerdict } from "./check-report.js";
 import { createEditor } from "./editor.js";
 import { loadWork, passedPieces, progressOf, resetCode, saveWork } from "./exercise-work.js";
@@ -22,9 +24,10 @@ const NOT_CHECKED = {
 };
 
 export class ExerciseBlock {
-  /** @param {HTMLElement} element the section.sg-exercise  @param {{runtime}} services */
-  constructor(element, { runtime }) {
+  /** @param {HTMLElement} element the section.sg-exercise  @param {{runtime, graphs}} services */
+  constructor(element, { runtime, graphs }) {
     this.element = element;
+    this.#graphs = graphs;
     this.id = element.dataset.sgExercise;
     this.stub = element.dataset.sgStub;
     this.earlier = (element.dataset.sgEarlier ?? "").split(" ").filter(Boolean);
@@ -38,6 +41,7 @@ export class ExerciseBlock {
   }
 
   #runtime;
+  #graphs;
   #titles;
   #earlierLinks;
   #hints;
@@ -66,7 +70,7 @@ export class ExerciseBlock {
       },
     });
     clearTimeout(deadline);
-    const verdict = this.#show(result);
+    const verdict = await this.#show(result);
     const passed = verdict === "pass" ? source : (loadWork(this.id)?.passed ?? null);
     saveWork(this.id, { checked: true, passed });
     this.element.dataset.sgVerdict = verdict;
@@ -95,14 +99,29 @@ export class ExerciseBlock {
     if (this.#checking) this.#runtime.stop();
   }
 
-  #show(result) {
+  async #show(result) {
     if (result.outcome === "ok") {
-      showReport(this.#report, result.report, this.#titles);
+      const graphs = showReport(this.#report, result.report, this.#titles);
+      await Promise.allSettled(graphs.map(({ figure, dot }) => this.#drawChecked(figure, dot)));
       return result.report.verdict;
     }
     const text = NOT_CHECKED[result.outcome] ?? result.message ?? "The checks could not run.";
     showVerdict(this.#report, "fail", text);
     return "fail";
+  }
+
+  /** Draw a failed check's graph of the reader's Values with every node checked (graph-view.js). */
+  async #drawChecked(figure, dot) {
+    try {
+      figure.replaceChildren(await this.#graphs.render(dot, drawingScale(document.querySelector(".sg-graph svg"))));
+      enhanceGraph(figure);
+      figure.querySelector(".sg-graph-check")?.click();
+    } catch (error) {
+      figure.textContent = error.message;
+      figure.classList.add("sg-figure--failed");
+    } finally {
+      figure.removeAttribute("aria-busy");
+    }
   }
 
   #build() {

@@ -10,19 +10,19 @@ import { download, exportWork, FILE_NAME, importWork } from "./work-file.js";
 
 export class ExercisePage {
   /** Enhance the exercises and engine summary in `root`; null when the page has neither. */
-  static enhance(root, { runtime }) {
+  static enhance(root, { runtime, graphs }) {
     const elements = [...root.querySelectorAll("section.sg-exercise[data-sg-exercise]")];
     const engine = root.querySelector(".sg-engine[data-sg-engine]");
-    return elements.length || engine ? new ExercisePage(root, elements, engine, runtime) : null;
+    return elements.length || engine ? new ExercisePage(root, elements, engine, { runtime, graphs }) : null;
   }
 
   #runtime;
   #views = [];
   #onChange = () => this.refresh();
 
-  constructor(root, elements, engine, runtime) {
+  constructor(root, elements, engine, { runtime, graphs }) {
     this.#runtime = runtime;
-    this.blocks = elements.map((element) => new ExerciseBlock(element, { runtime }));
+    this.blocks = elements.map((element) => new ExerciseBlock(element, { runtime, graphs }));
     if (this.blocks.length) {
       this.#views.push(
         chapterProgress(

@@ -58,7 +58,7 @@ async function showPage() {
   if (showing !== shown) return;
   page = blocks?.PageController.enhance(document, { runtime, graphs }) ?? null;
   playgrounds = panels?.PlaygroundPage.enhance(document, { worker: playgroundWorker, runtime }) ?? null;
-  exercises = work?.ExercisePage.enhance(document, { runtime }) ?? null;
+  exercises = work?.ExercisePage.enhance(document, { runtime, graphs }) ?? null;
 }
 
 // A handle for tests, benchmarks and curious readers in the browser console.

@@ -86,12 +86,12 @@ export class OutputView {
     this.#outputElement().append(span);
   }
 
-  /** A placeholder for a drawing that arrives later; returns the figure element. */
+  /** A placeholder for a drawing of `kind` ("graph", "curve") that arrives later; returns the figure element. */
   figure(kind, label) {
     this.flush();
     const figure = document.createElement("div");
     figure.className = `sg-figure sg-${kind}`;
-    if (label) figure.dataset.sgGraph = label;
+    if (label) figure.setAttribute(`data-sg-${kind}`, label); // as the build marks the block's option
     figure.setAttribute("aria-busy", "true");
     this.#insertBeforeNotes(figure);
     return figure;

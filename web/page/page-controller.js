@@ -6,6 +6,8 @@
 //   first block that does not do what the page says it does.
 // - Hidden set-up blocks (the `hide` option) run by themselves, once per namespace, before
 //   the first block below them: the reader cannot see them, so cannot be asked to run them.
+// - A break-it switch reruns its block with a bug beside the right run: it first runs the page
+//   from the top when a block above has not run since Python started (the rerun needs their names).
 // - Blocks marked browser="no" (they need a package Pyodide lacks, e.g. PyTorch) never run
 //   here; the page promises later blocks do not depend on them, so they are simply skipped.
 
@@ -30,7 +32,7 @@ export class PageController {
 
   #runtime;
   #blocks;
-  #hiddenRun = new Set();
+  #ranSinceStart = new Set(); // the blocks that did what the page says since Python (re)started
   #statusLine;
   #listeners = [];
   #disposed = false;
@@ -42,12 +44,13 @@ export class PageController {
       graphs,
       onRun: (block) => this.run(block),
       onRunFromTop: (block) => this.runFromTop(block),
+      beforeBugRun: (block) => this.#runAboveIfNeeded(block),
       definedAbove: (block, name) => this.#definedAbove(block, name),
     };
     this.#blocks = elements.map((element) => new RunnableBlock(element, services));
     this.#statusLine = this.#pageBar(elements[0]);
     this.#listen("status", () => this.#showStatus());
-    this.#listen("restarted", () => this.#hiddenRun.clear());
+    this.#listen("restarted", () => this.#ranSinceStart.clear());
     this.#showStatus();
   }
 
@@ -59,7 +62,7 @@ export class PageController {
   async run(block) {
     if (!block.runsInBrowser) return;
     for (const hidden of this.#blocks.slice(0, block.index)) {
-      if (hidden.hidden && hidden.runsInBrowser && !this.#hiddenRun.has(hidden.index)) {
+      if (hidden.hidden && hidden.runsInBrowser && !this.#ranSinceStart.has(hidden.index)) {
         if (!(await this.#runCounted(hidden))) return;
       }
     }
@@ -92,8 +95,14 @@ export class PageController {
   async #runCounted(block) {
     const result = await block.execute();
     const succeeded = block.succeeded(result);
-    if (block.hidden && succeeded) this.#hiddenRun.add(block.index);
+    if (succeeded) this.#ranSinceStart.add(block.index);
     return succeeded;
+  }
+
+  /** Run from the top down to `block` unless every block above has run since Python started. */
+  async #runAboveIfNeeded(block) {
+    const above = this.#blocks.slice(0, block.index).filter((each) => each.runsInBrowser);
+    if (above.some((each) => !this.#ranSinceStart.has(each.index))) await this.runFromTop(block);
   }
 
   #pageBar(firstBlock) {

@@ -6,6 +6,7 @@
 
 import { drawingScale } from "../graph/graph-renderer.js";
 import { enhanceGraph } from "../graph/graph-view.js";
+import { drawCurve } from "./curve-figure.js";
 import { createEditor } from "./editor.js";
 import { isUnedited, loadEdit, saveEdit } from "./edits.js";
 import { OutputView } from "./output-view.js";
@@ -13,7 +14,7 @@ import { createButton, createNote, createToolbar } from "./toolbar.js";
 
 // What a block is (its file name in tracebacks, the kind of a graph drawing) is defined by the Python
 // module scratchgrad.blocks; hooks/pyodide_runtime.py writes its constants into the bundle.
-/* global BLOCK_DOT_MIME_TYPE, BLOCK_STUDY_MIME_TYPE, BLOCK_FILENAME_FORMAT */
+/* global BLOCK_DOT_MIME_TYPE, BLOCK_STUDY_MIME_TYPE, BLOCK_CURVE_MIME_TYPE, BLOCK_FILENAME_FORMAT */
 const BUILD_ONLY_NOTE =
   "This block runs only when the site is built: it needs a package the browser does not have " +
   "(such as PyTorch). Its output above is from the build.";
@@ -46,9 +47,9 @@ function withTextAlternative(svg) {
 export class RunnableBlock {
   /**
    * @param {HTMLElement} element the div.sg-runnable
-   * @param {{runtime, graphs, onRun: Function, onRunFromTop: Function}} services
+   * @param {{runtime, graphs, onRun: Function, onRunFromTop: Function, beforeBugRun: Function}} services
    */
-  constructor(element, { runtime, graphs, onRun, onRunFromTop, definedAbove }) {
+  constructor(element, { runtime, graphs, onRun, onRunFromTop, definedAbove, beforeBugRun }) {
     this.element = element;
     this.page = element.dataset.sgPage;
     this.index = Number(element.dataset.sgBlock);
@@ -60,6 +61,9 @@ export class RunnableBlock {
     // The block's graph= option: the build drew these expressions; every run draws them again.
     const graphFigures = result.querySelectorAll(":scope > .sg-graph[data-sg-graph]");
     this.graphExpressions = [...new Set([...graphFigures].map((figure) => figure.dataset.sgGraph))];
+    // Its curve= option, the same way: the training runs drawn as loss curves.
+    const curveFigures = result.querySelectorAll(":scope > .sg-curve[data-sg-curve]");
+    this.curveExpressions = [...new Set([...curveFigures].map((figure) => figure.dataset.sgCurve))];
     // Draw at the build's scale: this block's own drawing, or any on the page.
     const buildSvg = result.querySelector(":scope > .sg-graph svg") ?? document.querySelector(".sg-graph svg");
     this.#drawingScale = drawingScale(buildSvg);
@@ -67,6 +71,7 @@ export class RunnableBlock {
     this.filename = BLOCK_FILENAME_FORMAT.replace("{page}", this.page).replace("{number}", String(this.index + 1));
     this.#onRunFromTop = onRunFromTop;
     this.#definedAbove = definedAbove;
+    this.#beforeBugRun = beforeBugRun;
     this.#runtime = runtime;
     this.#graphs = graphs;
     this.#output = new OutputView(result);
@@ -79,6 +84,7 @@ export class RunnableBlock {
   #graphs;
   #onRunFromTop;
   #definedAbove;
+  #beforeBugRun;
   #announcer = null;
   #output;
   #drawings = [];
@@ -105,12 +111,10 @@ export class RunnableBlock {
       namespace: this.page,
       filename: this.filename,
       graphs: this.graphExpressions,
+      curves: this.curveExpressions,
       onStart: () => this.#setState("running"),
       onOutput: (stream, text) => this.#output.write(stream, text),
-      onDisplay: (mimeType, data, label) => {
-        if (mimeType === BLOCK_DOT_MIME_TYPE) this.#draw(data, label);
-        if (mimeType === BLOCK_STUDY_MIME_TYPE) this.#lastFigure?.setAttribute("data-sg-study", data);
-      },
+      onDisplay: this.#displayInto(this.#output, this.#drawings),
     });
     this.#output.flush();
     await Promise.allSettled(this.#drawings); // the run is over when its drawings are on the page
@@ -176,17 +180,27 @@ export class RunnableBlock {
     this.#announcer.textContent = text;
   }
 
-  /** Fit each drawn graph to the column and give it its tools (graph-view.js). */
+  /** Fit each drawn graph to the column and give it its tools (graph-view.js); draw the build's curves. */
   #enhanceGraphs() {
     for (const figure of this.element.querySelectorAll(":scope > .sg-result > .sg-graph")) {
       enhanceGraph(figure, { filename: this.filename, editor: this.#editor });
     }
+    for (const figure of this.element.querySelectorAll(":scope > .sg-result > .sg-curve")) drawCurve(figure);
   }
 
-  #draw(dot, label, output = this.#output) {
+  /** What a run's drawings do in `output`: graphs are rendered (their promises go into `drawings`). */
+  #displayInto(output, drawings) {
+    return (mimeType, data, label) => {
+      if (mimeType === BLOCK_DOT_MIME_TYPE) drawings.push(this.#draw(data, label, output));
+      if (mimeType === BLOCK_STUDY_MIME_TYPE) this.#lastFigure?.setAttribute("data-sg-study", data);
+      if (mimeType === BLOCK_CURVE_MIME_TYPE) drawCurve(output.figure("curve", label), JSON.parse(data));
+    };
+  }
+
+  #draw(dot, label, output) {
     const figure = output.figure("graph", label);
     this.#lastFigure = figure;
-    const drawing = this.#graphs
+    return this.#graphs
       .render(dot, this.#drawingScale)
       .then(
         (svg) => figure.replaceChildren(withTextAlternative(svg)),
@@ -196,8 +210,6 @@ export class RunnableBlock {
         },
       )
       .finally(() => figure.removeAttribute("aria-busy"));
-    this.#drawings.push(drawing);
-    return drawing;
   }
 
   /** Plots are drawn at build time only (matplotlib): say so once the code changed. */
@@ -267,6 +279,8 @@ export class RunnableBlock {
     this.element.querySelector(":scope > .sg-result--bug")?.remove();
     this.element.classList.toggle("sg-runnable--broken", on);
     if (!on) return;
+    await this.#beforeBugRun?.(this); // the blocks above define what the rerun needs
+    if (!this.element.classList.contains("sg-runnable--broken")) return; // switched off meanwhile
     const area = document.createElement("div");
     area.className = "sg-result sg-result--bug";
     const heading = document.createElement("p");
@@ -281,12 +295,10 @@ export class RunnableBlock {
       namespace: this.page,
       filename: this.filename,
       graphs: this.graphExpressions,
+      curves: this.curveExpressions,
       bug: this.element.dataset.sgBreak,
       onOutput: (stream, text) => output.write(stream, text),
-      onDisplay: (mimeType, data, label) => {
-        if (mimeType === BLOCK_DOT_MIME_TYPE) drawings.push(this.#draw(data, label, output));
-        if (mimeType === BLOCK_STUDY_MIME_TYPE) this.#lastFigure?.setAttribute("data-sg-study", data);
-      },
+      onDisplay: this.#displayInto(output, drawings),
     });
     output.flush();
     await Promise.allSettled(drawings);

@@ -79,18 +79,28 @@ export class PythonRuntime extends EventTarget {
    * "stopped" (KeyboardInterrupt, traceback), "reset" (Python was
    * restarted to stop it), "crashed" (the code broke the interpreter, which was restarted;
    * message), "cancelled" (stopped before it started), "unavailable" (message).
-   * `graphs`: expressions whose Values are drawn after the run (a block's graph= option).
+   * `graphs`: expressions whose Values are drawn after the run (a block's graph= option);
+   * `curves`: expressions whose training runs are drawn as loss curves (its curve= option).
    * `bug`: a break-it switch's bug (scratchgrad.bugs), switched on for this run only.
    * onStart() is called when the code starts (after the runs queued before it);
    * onOutput(stream, text) receives printed text; onDisplay(mimeType, data, label) drawings.
    */
   run(
     code,
-    { namespace, filename, graphs = [], bug = null, onStart = () => {}, onOutput = () => {}, onDisplay = () => {} },
+    {
+      namespace,
+      filename,
+      graphs = [],
+      curves = [],
+      bug = null,
+      onStart = () => {},
+      onOutput = () => {},
+      onDisplay = () => {},
+    },
   ) {
     return this.#enqueue({
       type: "run",
-      payload: { code, namespace, filename, graphs, bug },
+      payload: { code, namespace, filename, graphs, curves, bug },
       onStart,
       onOutput,
       onDisplay,

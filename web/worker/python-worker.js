@@ -54,14 +54,23 @@ function namespaceFor(name) {
   return namespaces.get(name);
 }
 
-function run({ id, code, filename, namespace, graphs = [], bug }) {
+function run({ id, code, filename, namespace, graphs = [], curves = [], bug }) {
   if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0); // a Stop that came too late
   currentRunId = id;
   const graphList = pyodide.toPy(graphs);
+  const curveList = pyodide.toPy(curves);
   try {
     output.startRun();
     // undefined, not null, becomes None (Pyodide turns null into jsnull): no bug switched on.
-    const outcome = runner.run_block(code, filename, namespaceFor(namespace), graphList, false, bug ?? undefined);
+    const outcome = runner.run_block(
+      code,
+      filename,
+      namespaceFor(namespace),
+      graphList,
+      false,
+      bug ?? undefined,
+      curveList,
+    );
     output.flush();
     try {
       return JSON.parse(outcome.to_json());
@@ -74,6 +83,7 @@ function run({ id, code, filename, namespace, graphs = [], bug }) {
     throw Object.assign(new Error(`Python crashed: ${error.message}`), { fatal: true });
   } finally {
     graphList.destroy();
+    curveList.destroy();
     currentRunId = null;
   }
 }

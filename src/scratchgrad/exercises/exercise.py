@@ -40,7 +40,16 @@ __all__ = ["Check", "Engine", "Exercise", "Fail", "num"]
 
 
 class Fail(Exception):  # noqa: N818 (a check "fails"; it is not an error of the checker)
-    """A check did not hold; the message names what was expected and what came out."""
+    """A check did not hold; the message names what was expected and what came out.
+
+    `graph`, when the check has one to show: the drawing of the reader's graph with the study of its
+    backward (``{"dot": ..., "study": ...}``, `scratchgrad.graph_study.drawing`), for the page to draw
+    with every node checked (`scratchgrad.exercises.oracle.graph_failure`).
+    """
+
+    def __init__(self, message: str, graph: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.graph = graph
 
 
 class Engine:

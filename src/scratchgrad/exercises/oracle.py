@@ -6,14 +6,22 @@ should be. The reader's nodes are only read through ``.data`` and ``.grad`` (duc
 class with those attributes works), and compared one node at a time, from the output back to the
 inputs. The first node that disagrees is where the bug is; the nodes below it only inherit it.
 (The package's engine is itself checked against central differences and PyTorch in tests/.)
+
+When a gradient is wrong and the reader's Value has a ``backward()``, `graph_failure` checks the
+reader's graph node by node as the page's "Check gradients" does (`scratchgrad.graph_check`:
+every node against central differences, and the op whose backward first passed a wrong share),
+says so in the message, and hands the page the graph to draw with the wrong nodes marked.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import math
 from collections.abc import Callable, Iterable
 
 import scratchgrad
+from scratchgrad import graph_study
 from scratchgrad.exercises.exercise import Fail, num
 
 __all__ = [
@@ -22,6 +30,7 @@ __all__ = [
     "close",
     "expected",
     "gradient_mismatch",
+    "graph_failure",
     "require_close",
     "require_gradients",
     "value_of",
@@ -92,9 +101,30 @@ def require_gradients(
     backward(nodes)
     problem = gradient_mismatch(build, nodes)
     if problem:
-        raise Fail(f"{what}: {problem}")
+        raise graph_failure(f"{what}: {problem}", nodes)
     names = ", ".join(f"{name}={num(getattr(node, 'grad', None))}" for name, node in nodes.items())
     return f"every gradient right ({names})"
+
+
+def graph_failure(problem: str, nodes: dict[str, object]) -> Fail:
+    """A Fail for `problem`, a wrong gradient in the reader's graph `nodes` (a builder's, output last),
+    with the graph checked node by node when the reader's Value has a ``backward()`` to rerun.
+
+    Each node is labelled with its name in the builder, so the drawing and the message agree. The
+    message adds every wrong node, expected against got, and the op whose backward went wrong first.
+    """
+    for name, node in nodes.items():
+        with contextlib.suppress(AttributeError):  # a reader's class may not take a label
+            node.label = name
+    dot, study_json = graph_study.drawing(list(nodes.values())[-1])
+    study = json.loads(study_json)
+    if "check" not in study:  # no backward() to rerun yet (the rules are called one by one)
+        return Fail(problem)
+    verdicts = zip(study["nodes"], study["check"]["nodes"], strict=True)
+    wrong = [f"{node['name']}: {check['text']}" for node, check in verdicts if check["status"] == "wrong"]
+    checked = f". Node by node, against central differences: {'; '.join(wrong)}." if wrong else ""
+    message = " ".join([problem + checked, *study["check"]["culprits"][:1]])
+    return Fail(message, graph={"dot": dot, "study": study_json})
 
 
 def children(node: object) -> list[object]:

@@ -8,7 +8,8 @@ renders the lines; the command line prints ``report.text()``. The JSON object is
       "verdict": "pass" | "fail",          # what the page's data-sg-verdict shows
       "outcome": "passed" | "failed" | "raised" | "stopped",
       "headline": "4 of 4 checks passed",  # the verdict as one sentence
-      "checks": [{"title": "...", "passed": true, "message": "..."}, ...],
+      "checks": [{"title": "...", "passed": true, "message": "...",
+                  "graph": null | {"dot": "...", "study": "..."}}, ...],
       "error": null | {"type": "ZeroDivisionError", "message": "...", "where": "...", "line": 7},
       "pieces": [{"exercise": "value-graph", "provides": ["Value"], "source": "yours" | "reference",
                   "note": ""}, ...],     # the earlier pieces this run loaded, in order
@@ -16,6 +17,10 @@ renders the lines; the command line prints ``report.text()``. The JSON object is
       "output_dropped": 0,                 # characters of output not kept
       "seconds": 0.05
     }
+
+A failed check's ``graph`` is the reader's graph that went wrong, as DOT text and the JSON of its
+study (`scratchgrad.graph_study.drawing`): the page draws it with every node checked and offers
+"Step through backward" under it.
 
 ``outcome`` says why a failing run failed: a check did not hold (``failed``), the reader's code
 raised while it was loaded (``raised``: no check could run), or it ran past the time limit or was
@@ -32,11 +37,13 @@ __all__ = ["CheckLine", "CodeError", "PieceUse", "Report"]
 
 @dataclass(frozen=True)
 class CheckLine:
-    """One hidden check: its title, whether it held, and what it found (expected and got)."""
+    """One hidden check: its title, whether it held, what it found (expected and got), and the
+    reader's graph that shows it, when there is one."""
 
     title: str
     passed: bool
     message: str
+    graph: dict[str, str] | None = None
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ namespace when they run, so they all build nodes of the newest class.
 
 from __future__ import annotations
 
+import linecache
 import traceback
 from collections.abc import Mapping
 
@@ -68,7 +69,7 @@ def check(
             message = sandbox.run(hidden.run, engine)
             report.checks.append(CheckLine(hidden.title, True, message))
         except Fail as failure:
-            report.checks.append(CheckLine(hidden.title, False, str(failure)))
+            report.checks.append(CheckLine(hidden.title, False, str(failure), failure.graph))
         except (TimeLimitExceeded, KeyboardInterrupt):
             report.checks.append(CheckLine(hidden.title, False, _stopped(sandbox)))
             return _finish(report, sandbox, "stopped", _stopped(sandbox))
@@ -104,6 +105,8 @@ def _load_earlier(exercise: Exercise, earlier: Mapping[str, str], namespace: dic
 
 
 def _execute(source: str, filename: str, namespace: dict, sandbox: Sandbox) -> None:
+    # In linecache, a failed check's "Step through backward" can quote the reader's own lines.
+    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
     code = compile(source, filename, "exec", dont_inherit=True)
     sandbox.run(exec, code, namespace)
 

@@ -1,24 +1,21 @@
 """The += bug: a Value used twice must collect a share of gradient from each use."""
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
+from scratchgrad.exercises.exercise import Engine, Exercise, num
 from scratchgrad.exercises.expressions import diamond, two_neurons
-from scratchgrad.exercises.oracle import close, require_gradients
+from scratchgrad.exercises.oracle import close, graph_failure, require_gradients
 
 EXERCISE = Exercise.load(__name__)
 
 
-def _grad_of_a(engine: Engine, expression) -> float:
-    a, b = engine.Value(3.0), engine.Value(-2.0)
-    expression(a, b).backward()
-    return a.grad
-
-
 def _shares(engine: Engine, text: str, expression, expected: float, why: str) -> str:
-    got = _grad_of_a(engine, expression)
-    if not close(got, expected):
-        raise Fail(
-            f"{text} should give a.grad = {num(expected)} ({why}); you got {num(got)}"
-            " — does `_backward` assign with `=`? Each use adds a share: +="
+    a, b = engine.Value(3.0), engine.Value(-2.0)
+    out = expression(a, b)
+    out.backward()
+    if not close(a.grad, expected):
+        raise graph_failure(
+            f"{text} should give a.grad = {num(expected)} ({why}); you got {num(a.grad)}"
+            " — does `_backward` assign with `=`? Each use adds a share: +=",
+            {"a": a, "b": b, "out": out},
         )
     return f"a.grad = {num(expected)}"
 

@@ -2,7 +2,7 @@
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 from scratchgrad.exercises.expressions import chapter_expression, neuron, tanh_chain
-from scratchgrad.exercises.oracle import Builder, children, close, gradient_mismatch
+from scratchgrad.exercises.oracle import Builder, children, close, gradient_mismatch, graph_failure
 
 EXERCISE = Exercise.load(__name__)
 
@@ -23,7 +23,7 @@ def _require_backward(engine: Engine, build: Builder) -> str:
         )
     if problem.endswith(" is 0.0"):
         problem += " — was its _backward called before its own gradient arrived? Walk the order output first"
-    raise Fail(problem)
+    raise graph_failure(problem, nodes)
 
 
 @EXERCISE.check("L = (a·b + c)·f, by L.backward()")

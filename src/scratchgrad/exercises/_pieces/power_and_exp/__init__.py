@@ -3,25 +3,22 @@
 import math
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
-from scratchgrad.exercises.oracle import close
+from scratchgrad.exercises.oracle import close, graph_failure
 
 EXERCISE = Exercise.load(__name__)
 
 
-def _derivative(engine: Engine, x: float, operation) -> tuple[object, float]:
+def _require(engine: Engine, text: str, x: float, operation, value: float, slope: float, why: str) -> str:
     a = engine.Value(x)
     out = operation(a)
     out.backward()
-    return getattr(out, "data", out), a.grad
-
-
-def _require(engine: Engine, text: str, x: float, operation, value: float, slope: float, why: str) -> str:
-    data, grad = _derivative(engine, x, operation)
+    data = getattr(out, "data", out)
     if not close(data, value):
         raise Fail(f"{text} at x = {num(x)} should be {num(value)}; yours is {num(data)}")
-    if not close(grad, slope):
-        raise Fail(
-            f"d({text})/dx at x = {num(x)} should be {num(slope)} ({why}); your backward gave {num(grad)}"
+    if not close(a.grad, slope):
+        raise graph_failure(
+            f"d({text})/dx at x = {num(x)} should be {num(slope)} ({why}); your backward gave {num(a.grad)}",
+            {"x": a, "out": out},
         )
     return f"{num(value)}, slope {num(slope)}"
 
