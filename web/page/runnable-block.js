@@ -236,7 +236,10 @@ export class RunnableBlock {
     });
     source.hidden = true;
     source.after(editorHost);
-    editorHost.after(this.#toolbar(onRun, onRunFromTop));
+    const toolbar = this.#toolbar(onRun, onRunFromTop);
+    editorHost.after(toolbar);
+    // On its own row under the buttons: the toolbar scrolls sideways on a phone, the switch must show.
+    if (this.element.dataset.sgBreak) toolbar.after(this.#breakSwitch());
     this.element.classList.add("sg-runnable--enhanced");
     this.#showEdited(saved);
   }
@@ -255,7 +258,6 @@ export class RunnableBlock {
       this.#editor.focus();
     });
     button("copy", "Copy", "Copy the code", () => this.#copy());
-    if (this.element.dataset.sgBreak) bar.append(this.#breakSwitch());
     this.#edited = createNote("sg-edited", { title: "Your version of this block, kept in this browser" }, "edited");
     const state = createNote("sg-block-state", { "aria-live": "polite" });
     this.#announcer = createNote("sg-visually-hidden", { role: "status" });
