@@ -31,6 +31,7 @@ Fence syntax (options as for any SuperFences block)::
     ```python run output="varies"   (prints measurements, e.g. timings: its text is never compared)
     ```python run curve="history"   (a training run's loss per step, drawn by the page as a chart)
     ```python run break="overwrite" (a break-it switch: the page reruns it with a bug of scratchgrad.bugs)
+    ```python run slider="lr 0.01 0.4 0.01" (a control for `lr = …` in the code: moving it reruns the block)
 
 A break-it switch must change what its block does: the build runs the block with the bug too, and
 a bug that changes nothing the block prints, raises or draws fails the build.
@@ -47,13 +48,16 @@ from dataclasses import dataclass, field
 
 import figures
 import ran_blocks
+from block_slider import slider_attribute
 from fresh_package import forget_scratchgrad
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 
 from scratchgrad import blocks, bugs
 
-OPTIONS = ("run", "expect", "graph", "figure", "curve", "title", "hide", "browser", "output", "break")
+OPTIONS = (
+    "run", "expect", "graph", "figure", "curve", "title", "hide", "browser", "output", "break", "slider",
+)  # fmt: skip
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)  # Graphviz's and matplotlib's: never nested
@@ -222,6 +226,9 @@ def render_block(
             raise PluginError(f"{session.page}, runnable block {index}: break= names none of {known}")
         attributes.append(f'data-sg-break="{html.escape(options["break"])}"')
         attributes.append(f'data-sg-break-label="{html.escape(bug.label)}"')
+    if "slider" in options:
+        spec = slider_attribute(options["slider"], source, f"{session.page}, runnable block {index}")
+        attributes.append(f'data-sg-slider="{html.escape(spec, quote=True)}"')
     result = []
     if outcome.printed or outcome.raised is not None:
         text = html.escape(outcome.printed)

@@ -24,6 +24,7 @@ HOST_ONLY_PATHS = {
     "tests/test_stylesheets_hook.py": "a site build hook, read from hooks/ (not in the Pyodide test tree)",
     "tests/test_chapter_notebooks_hook.py": "the chapter notebooks hook (nbformat, a Jupyter kernel)",
     "tests/test_page_prose.py": "a site build helper, read from hooks/ (not in the Pyodide test tree)",
+    "tests/test_block_slider_hook.py": "a site build helper, read from hooks/ (not in the Pyodide test tree)",
     "tests/test_theme_overrides.py": "compares the theme overrides with Material's own partials",
     "tests/engines": "drives Firefox and WebKit",
 }

@@ -45,6 +45,7 @@ export class PageController {
       onRun: (block) => this.run(block),
       onRunFromTop: (block) => this.runFromTop(block),
       beforeBugRun: (block) => this.#runAboveIfNeeded(block),
+      onRunWithAbove: (block) => this.#runWithAbove(block),
       definedAbove: (block, name) => this.#definedAbove(block, name),
     };
     this.#blocks = elements.map((element) => new RunnableBlock(element, services));
@@ -99,10 +100,20 @@ export class PageController {
     return succeeded;
   }
 
+  /** Whether a block above `block` that the browser runs has not run since Python started. */
+  #aboveNotRun(block) {
+    const above = this.#blocks.slice(0, block.index).filter((each) => each.runsInBrowser);
+    return above.some((each) => !this.#ranSinceStart.has(each.index));
+  }
+
   /** Run from the top down to `block` unless every block above has run since Python started. */
   async #runAboveIfNeeded(block) {
-    const above = this.#blocks.slice(0, block.index).filter((each) => each.runsInBrowser);
-    if (above.some((each) => !this.#ranSinceStart.has(each.index))) await this.runFromTop(block);
+    if (this.#aboveNotRun(block)) await this.runFromTop(block);
+  }
+
+  /** Run `block`, from the top if a block above has not run since Python started (a slider's run). */
+  async #runWithAbove(block) {
+    await (this.#aboveNotRun(block) ? this.runFromTop(block) : this.run(block));
   }
 
   #pageBar(firstBlock) {

@@ -11,6 +11,7 @@ import { createEditor } from "./editor.js";
 import { isUnedited, loadEdit, saveEdit } from "./edits.js";
 import { OutputView } from "./output-view.js";
 import { createButton, createNote, createToolbar } from "./toolbar.js";
+import { createSlider } from "./value-slider.js";
 
 // What a block is (its file name in tracebacks, the kind of a graph drawing) is defined by the Python
 // module scratchgrad.blocks; hooks/pyodide_runtime.py writes its constants into the bundle.
@@ -47,9 +48,10 @@ function withTextAlternative(svg) {
 export class RunnableBlock {
   /**
    * @param {HTMLElement} element the div.sg-runnable
-   * @param {{runtime, graphs, onRun: Function, onRunFromTop: Function, beforeBugRun: Function}} services
+   * @param {{runtime, graphs, onRun: Function, onRunFromTop: Function, beforeBugRun: Function,
+   *   onRunWithAbove: Function}} services
    */
-  constructor(element, { runtime, graphs, onRun, onRunFromTop, definedAbove, beforeBugRun }) {
+  constructor(element, { runtime, graphs, onRun, onRunFromTop, definedAbove, beforeBugRun, onRunWithAbove }) {
     this.element = element;
     this.page = element.dataset.sgPage;
     this.index = Number(element.dataset.sgBlock);
@@ -76,7 +78,7 @@ export class RunnableBlock {
     this.#graphs = graphs;
     this.#output = new OutputView(result);
     if (!this.runsInBrowser) this.#output.note(BUILD_ONLY_NOTE);
-    else if (!this.hidden) this.#buildInterface(onRun, onRunFromTop);
+    else if (!this.hidden) this.#buildInterface(onRun, onRunFromTop, onRunWithAbove);
     this.#enhanceGraphs();
   }
 
@@ -93,6 +95,7 @@ export class RunnableBlock {
   #editor = null;
   #buttons = {};
   #edited = null;
+  #slider = null; // the control of a number in the code (slider= option), if the block has one
 
   /** The code a run uses: the reader's version if they edited it. */
   get code() {
@@ -221,7 +224,7 @@ export class RunnableBlock {
     }
   }
 
-  #buildInterface(onRun, onRunFromTop) {
+  #buildInterface(onRun, onRunFromTop, onRunWithAbove) {
     const source = this.element.querySelector(":scope > .sg-source");
     const saved = loadEdit(this.page, this.index);
     const editorHost = document.createElement("div");
@@ -232,6 +235,7 @@ export class RunnableBlock {
       onChange: (code) => {
         saveEdit(this.page, this.index, code, this.original);
         this.#showEdited(saved);
+        this.#slider?.follow();
       },
     });
     source.hidden = true;
@@ -240,6 +244,11 @@ export class RunnableBlock {
     editorHost.after(toolbar);
     // On its own row under the buttons: the toolbar scrolls sideways on a phone, the switch must show.
     if (this.element.dataset.sgBreak) toolbar.after(this.#breakSwitch());
+    if (this.element.dataset.sgSlider) {
+      const spec = JSON.parse(this.element.dataset.sgSlider);
+      this.#slider = createSlider(spec, this.#editor, () => onRunWithAbove(this));
+      toolbar.after(this.#slider.row);
+    }
     this.element.classList.add("sg-runnable--enhanced");
     this.#showEdited(saved);
   }
