@@ -53,7 +53,11 @@ export function enhanceGraph(figure, { study = null, filename = null, editor = n
   nameNodes(svg, study);
 
   const count = study?.count ?? svg.querySelectorAll("g.node").length;
-  const what = figure.dataset.sgGraph ? `Graph of ${figure.dataset.sgGraph}` : "Computation graph";
+  // A page may draw the same expression under several blocks (the graph after each step): the
+  // block's number keeps each region's name unique.
+  const blockIndex = figure.closest(".sg-runnable")?.dataset.sgBlock;
+  const where = blockIndex === undefined ? "" : ` under block ${Number(blockIndex) + 1}`;
+  const what = (figure.dataset.sgGraph ? `Graph of ${figure.dataset.sgGraph}` : "Computation graph") + where;
   const scroller = document.createElement("div");
   scroller.className = "sg-graph-scroll";
   scroller.tabIndex = 0; // a region that may scroll must be reachable by keyboard
