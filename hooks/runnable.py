@@ -42,7 +42,6 @@ from __future__ import annotations
 import html
 import importlib
 import json
-import random
 import re
 from dataclasses import dataclass, field
 
@@ -85,16 +84,12 @@ class PageSession:
     def run_with_bug(
         self, source: str, bug: str, graphs: list[str] | None = None, curves: list[str] | None = None
     ) -> blocks.Outcome:
-        """Run the block just run again with `bug` switched on, as its break-it switch does: in a copy
-        of the namespace, and with the page's `random` put back after, so later blocks are unchanged."""
+        """Run the block just run again with `bug` switched on, as its break-it switch does
+        (`scratchgrad.blocks.run_block`: later blocks see neither its names nor its random numbers)."""
         filename = blocks.block_filename(self.page, self.blocks_run - 1)
-        seeded = random.getstate()
-        try:
-            return blocks.run_block(
-                source, filename, self.namespace, graphs or [], capture=True, bug=bug, curves=curves or []
-            )
-        finally:
-            random.setstate(seeded)
+        return blocks.run_block(
+            source, filename, self.namespace, graphs or [], capture=True, bug=bug, curves=curves or []
+        )
 
     def evaluate(self, expression: str) -> object:
         """The value of a fence option's expression in the page namespace."""
@@ -205,6 +200,7 @@ def render_block(
 ) -> tuple[str, str]:
     """The opening tag's attributes and the result HTML of one block that has run."""
     expect = options.get("expect")
+    where = f"{session.page}, runnable block {index}"
     attributes = [
         f'id="sg-run-{index}"',
         f'data-sg-page="{html.escape(session.page)}"',
@@ -223,11 +219,11 @@ def render_block(
         bug = bugs.BUGS.get(options["break"])
         if bug is None:
             known = ", ".join(bugs.BUGS)
-            raise PluginError(f"{session.page}, runnable block {index}: break= names none of {known}")
+            raise PluginError(f"{where}: break= names none of {known}")
         attributes.append(f'data-sg-break="{html.escape(options["break"])}"')
         attributes.append(f'data-sg-break-label="{html.escape(bug.label)}"')
     if "slider" in options:
-        spec = slider_attribute(options["slider"], source, f"{session.page}, runnable block {index}")
+        spec = slider_attribute(options["slider"], source, where)
         attributes.append(f'data-sg-slider="{html.escape(spec, quote=True)}"')
     result = []
     if outcome.printed or outcome.raised is not None:
@@ -235,7 +231,6 @@ def render_block(
         if outcome.raised is not None:
             text += f'<span class="sg-error">{html.escape(outcome.raised.line)}</span>'
         result.append(f'<pre class="sg-output">{text}</pre>')
-    where = f"{session.page}, runnable block {index}"
     graph_option = split_expressions(options.get("graph", ""))
     for drawing in outcome.drawings:
         if drawing.mime_type == blocks.CURVE_MIME_TYPE:

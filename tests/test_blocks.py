@@ -278,3 +278,16 @@ def test_forget_drops_the_package_and_what_came_after_start_up_but_keeps_the_sta
     finally:
         sys.modules.update(before)
         sys.modules.pop("a_later_package", None)
+
+
+def test_a_run_with_a_bug_leaves_the_page_its_names_and_its_random_numbers() -> None:
+    namespace = blocks.new_namespace()
+    blocks.run_block("import random\nx = 1", "<b 1>", namespace)
+    drawn_so_far = random.getstate()
+    outcome = blocks.run_block(
+        "x = 2\nprint(random.random())", "<b 2>", namespace, capture=True, bug="recursive"
+    )
+    assert outcome.raised is None
+    assert outcome.printed
+    assert namespace["x"] == 1
+    assert random.getstate() == drawn_so_far

@@ -249,7 +249,8 @@ def run_block(
     and both are flushed before returning, so a last ``print(..., end="")`` is not held back.
     Every exception is caught and reported, the reader's KeyboardInterrupt and SystemExit too.
     With `bug` (a name of `scratchgrad.bugs.BUGS`: a break-it switch), the block runs with that bug
-    switched into the package, in a copy of `namespace`: what it defines does not reach the blocks below.
+    switched into the package, in a copy of `namespace` and with `random`'s state put back after:
+    neither what it defines nor the random numbers it draws reach the blocks below.
     """
     global _collected
     linecache.cache[filename] = (len(code), None, code.splitlines(keepends=True), filename)
@@ -275,10 +276,20 @@ def run_block(
     return Outcome(printed.getvalue(), raised, drawings)
 
 
-def _bug(name: str | None) -> contextlib.AbstractContextManager[object]:
+@contextlib.contextmanager
+def _bug(name: str | None) -> Iterator[None]:
+    """Switch bug `name` on for a run (nothing for None), and put `random`'s state back after it."""
+    if name is None:
+        yield
+        return
     from scratchgrad import bugs  # at call time: after a Restart, the package as it is now
 
-    return contextlib.nullcontext() if name is None else bugs.switched_on(name)
+    drawn_so_far = random.getstate()
+    try:
+        with bugs.switched_on(name):
+            yield
+    finally:
+        random.setstate(drawn_so_far)
 
 
 @contextlib.contextmanager
