@@ -167,8 +167,7 @@ def function_plot(
     """
     curves = dict(f) if isinstance(f, Mapping) else {"": f}
     first = next(iter(curves.values()))
-    steps = 200
-    xs = [low + (high - low) * i / steps for i in range(steps + 1)]
+    xs = _evenly_spaced(low, high)
     with matplotlib.rc_context(STYLE):
         figure = Figure(figsize=(6.4, 3.6))
         axes = figure.add_subplot()
@@ -221,7 +220,7 @@ def descent_plot(
     visited = [x for xs in paths.values() for x in xs]
     low, high = min(visited), max(visited)
     margin = (high - low) * 0.08 or 1.0
-    grid = [low - margin + (high - low + 2 * margin) * i / 200 for i in range(201)]
+    grid = _evenly_spaced(low - margin, high + margin)
     with matplotlib.rc_context(STYLE):
         figure = Figure(figsize=(6.4, 3.6))
         axes = figure.add_subplot()
@@ -282,6 +281,11 @@ def decision_boundary(
         if title:
             axes.set_title(title)
     return figure
+
+
+def _evenly_spaced(low: float, high: float, intervals: int = 200) -> list[float]:
+    """`intervals` + 1 points from `low` to `high`, where a curve is evaluated to be drawn."""
+    return [low + (high - low) * i / intervals for i in range(intervals + 1)]
 
 
 def _named_series(series: object) -> dict[str, list[float]]:
