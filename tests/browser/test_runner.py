@@ -13,6 +13,7 @@ import time
 import pytest
 from pages import (
     BLOCK_TIMEOUT_MS,
+    LOAD_TIMEOUT_MS,
     block,
     block_result,
     editor_text,
@@ -108,7 +109,31 @@ REGISTERING_FAILS = (
     "if (self.ServiceWorkerContainer) Object.defineProperty(ServiceWorkerContainer.prototype, 'register',"
     " { value: () => Promise.reject(new Error('no service workers in this window')) });"
 )
-"""An init script: registering the service worker fails after coi-serviceworker marked the reload."""
+"""An init script: registering the service worker fails (as in a window that allows none)."""
+
+
+def test_the_page_the_isolation_reload_replaces_stops_loading_at_once(context, site_url):
+    context.add_init_script(SLOW_REGISTRATION)  # 3 s to look at the page before its reload
+    doomed = context.new_page()
+    doomed.goto(page_url(site_url, FIRST_PAGE), wait_until="commit")
+    stopped = "document.documentElement.style.colorScheme === 'light dark'"
+    doomed.wait_for_function(stopped, polling=20)  # a stopped page draws no frames: poll on a timer
+    loaded = doomed.evaluate(
+        "({ parsed: document.readyState, body: document.body !== null,"
+        " stylesheets: document.styleSheets.length,"
+        " scripts: [...document.scripts].map((script) => script.src.split('/').pop()),"
+        " runner: typeof scratchgrad, navigation: performance.getEntriesByType('navigation')[0].type })"
+    )
+    assert loaded == {
+        "parsed": "complete",  # the parser stopped after the service worker's script
+        "body": False,
+        "stylesheets": 0,
+        "scripts": ["coi-serviceworker.js"],
+        "runner": "undefined",
+        "navigation": "navigate",
+    }
+    doomed.wait_for_function("window.crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)  # it reloads
+    wait_until_ready(doomed)
 
 
 def test_the_page_the_isolation_reload_replaces_starts_no_worker(context, site_url):
@@ -122,26 +147,34 @@ def test_the_page_the_isolation_reload_replaces_starts_no_worker(context, site_u
     assert all(worker.endswith(" in reload") for worker in ours), started
 
 
-NEVER_ACTIVATES = (
-    "if (self.ServiceWorkerContainer) Object.defineProperty(ServiceWorkerContainer.prototype, 'ready',"
-    " { get: () => new Promise(() => {}) });"
-)
-"""An init script: the service worker registers but never becomes active (the reload never comes)."""
+NEVER_ACTIVATES = """
+if (self.ServiceWorkerContainer) {
+  Object.defineProperty(ServiceWorkerContainer.prototype, "register", { value: () => Promise.resolve({}) });
+  Object.defineProperty(ServiceWorkerContainer.prototype, "ready", { get: () => new Promise(() => {}) });
+}
+"""
+"""An init script: registering seems to succeed, but no service worker ever becomes active."""
 
 
 def test_a_service_worker_that_never_activates_does_not_hold_the_page(context, site_url):
     context.add_init_script(NEVER_ACTIVATES)
     site_page = open_page(context, page_url(site_url, FIRST_PAGE), isolated=False)
     assert site_page.evaluate("crossOriginIsolated") is False
+    assert site_page.evaluate("performance.getEntriesByType('navigation')[0].type") == "reload"  # after 5 s
     assert run_code(site_page, "print(6 * 7)")["printed"] == "42\n"
 
 
-def test_a_cancelled_isolation_reload_leaves_a_page_that_runs(context, site_url):
+def test_a_failed_registration_reloads_once_into_a_page_that_runs_without_isolation(context, site_url):
     context.add_init_script(REGISTERING_FAILS)
     site_page = open_page(context, page_url(site_url, FIRST_PAGE), isolated=False)
     assert site_page.evaluate("crossOriginIsolated") is False
+    assert site_page.evaluate("performance.getEntriesByType('navigation')[0].type") == "reload"
     assert site_page.locator(".sg-runnable--enhanced").count() > 0
     assert run_code(site_page, "print(6 * 7)")["printed"] == "42\n"
+    # The tab remembers: its next page neither stops nor reloads, it just runs.
+    site_page.goto(page_url(site_url, runnable_pages()[1]))
+    wait_until_ready(site_page)
+    assert site_page.evaluate("performance.getEntriesByType('navigation')[0].type") == "navigate"
 
 
 KILLS_PYODIDE = """\

@@ -15,8 +15,9 @@
 //   aborts the first page's requests (coi-serviceworker then handed respondWith an undefined,
 //   which Firefox reports as an error).
 // - The reload waits for the worker to be active, so one reload is enough.
-// It marks a page it is about to reload, and announces a reload that will not come after all;
-// ../boot/isolation.js reads both.
+// - The page that the reload replaces stops loading at once (window.stop()): on a first visit it
+//   cost the Python start-up 0.2 s in Chromium and 0.6 s in Firefox to load and then unload it.
+//   Should registering fail, the page reloads once more, remembered for the tab, without isolation.
 
 if (typeof window === "undefined") {
   const HEADED_DESTINATIONS = new Set(["document", "iframe", "worker", "sharedworker"]);
@@ -47,29 +48,47 @@ if (typeof window === "undefined") {
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   }
 } else {
+  // This tab tried once and got no service worker (a private window, or one that never activates):
+  // its pages run without isolation. A session flag, so that failing cannot loop into reloads.
+  const UNAVAILABLE = "scratchgrad:isolation-unavailable";
+  const RELOAD_DEADLINE_MS = 5000; // a worker that never activates (a browser that blocks them) must not hold the page
   const shouldRegister = window.coi?.shouldRegister ?? (() => true);
   const serviceWorkers = navigator.serviceWorker;
-  const reloadComing =
+  const notIsolatedYet =
     window.crossOriginIsolated === false && window.isSecureContext && serviceWorkers && !serviceWorkers.controller;
-  if (reloadComing && shouldRegister()) {
-    const RELOAD_COMING = Symbol.for("scratchgrad.isolationReloadComing"); // read by ../boot/isolation.js
-    const RELOAD_DEADLINE_MS = 5000; // a worker that never activates (a browser that blocks them) must not hold the page
-    window[RELOAD_COMING] = true;
-    // No service worker after all (a private window, or one that never activates): the page runs
-    // without isolation, and ../boot/isolation.js hears that the reload is off.
-    const cancel = () => {
-      if (!window[RELOAD_COMING]) return;
-      window[RELOAD_COMING] = false;
-      window.dispatchEvent(new Event("scratchgrad:isolation-reload-cancelled"));
+  if (notIsolatedYet && shouldRegister() && mayTryInThisTab()) {
+    const script = document.currentScript.src;
+    // The page the reload replaces loads nothing more: no stylesheet, script, font or Python
+    // worker (nothing below this script is parsed), and it unloads at once. What the reader
+    // sees for that moment is an empty page, in their light or dark colours.
+    document.documentElement.style.colorScheme = "light dark";
+    window.stop();
+    let reloading = false;
+    const reload = (isolated) => {
+      if (reloading) return;
+      reloading = true;
+      if (!isolated) sessionStorage.setItem(UNAVAILABLE, "yes");
+      window.location.reload();
     };
-    const deadline = setTimeout(cancel, RELOAD_DEADLINE_MS);
+    const deadline = setTimeout(() => reload(false), RELOAD_DEADLINE_MS);
     serviceWorkers
-      .register(document.currentScript.src)
+      .register(script)
       .then(() => serviceWorkers.ready)
       .then(() => {
         clearTimeout(deadline);
-        window.location.reload();
+        reload(true);
       })
-      .catch(cancel);
+      .catch(() => reload(false));
+  }
+
+  /** Whether this tab has not failed yet, and can remember failing (else: no isolation at all). */
+  function mayTryInThisTab() {
+    try {
+      if (sessionStorage.getItem(UNAVAILABLE)) return false;
+      sessionStorage.setItem(UNAVAILABLE, "");
+      return true;
+    } catch {
+      return false; // no session storage (storage blocked): service workers are blocked with it
+    }
   }
 }

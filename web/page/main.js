@@ -5,8 +5,8 @@
 // On a page with runnable blocks, Python is already loading when this script runs: a tiny
 // inline script at the top of <head> launched the worker (../boot/early-start.js), and the
 // runtime adopts it. A page reached by instant navigation starts Python when it is shown.
-// A page the service worker is about to reload is left as the server sent it: nothing is
-// enhanced and no worker starts (../boot/isolation.js), unless the reload is cancelled.
+// A page the service worker is about to reload never runs this script: it stops loading first
+// (../isolation/coi-serviceworker.js).
 
 //
 // Each feature is its own chunk (esbuild's code splitting), imported only by a page that has it:
@@ -16,7 +16,6 @@
 // The playground's CSS goes into runner.css, which every page links in <head>: imported by its
 // chunk, it would arrive after the panel it styles.
 import "../playground/playground.css";
-import { unlessReloadComes } from "../boot/isolation.js";
 import { GraphRenderer } from "../graph/graph-renderer.js";
 import { PythonRuntime } from "../runtime/python-runtime.js";
 import { pythonFiles } from "../runtime/site-files.js";
@@ -82,9 +81,7 @@ function whenParsed(callback) {
   else callback();
 }
 
-whenParsed(() =>
-  unlessReloadComes(() => {
-    if (globalThis.document$) globalThis.document$.subscribe(showPage);
-    else showPage();
-  }),
-);
+whenParsed(() => {
+  if (globalThis.document$) globalThis.document$.subscribe(showPage);
+  else showPage();
+});
