@@ -18,12 +18,11 @@ It adds to the built site, without writing into ``docs/``:
 
 ``runner.css`` is added to ``extra_css``; the scripts go into ``<head>`` (Material puts
 ``extra_javascript`` at the end of ``<body>``, after the whole chapter is parsed). First of all,
-right after ``<meta charset>``, the service worker script: on a first visit it reloads the page
-as soon as it has registered, ~0.6 s sooner on a long chapter than from the end of ``<body>``.
-Next, on a page with runnable blocks, ``early-start.js`` inlined: it launches the Python worker
-before the browser parses the chapter (~300 ms sooner than from ``runner.js``), unless that
-reload is coming. ``runner.js`` goes into every page's ``<head>`` as an ``async`` module, and
-adopts the early worker when it runs.
+right after ``<meta charset>``, the service worker script: on a first visit it stops the page
+from loading any further and reloads it as soon as it has registered. Next, on a page with
+runnable blocks, ``early-start.js`` inlined: it launches the Python worker before the browser
+parses the chapter (~300 ms sooner than from ``runner.js``). ``runner.js`` goes into every
+page's ``<head>`` as an ``async`` module, and adopts the early worker when it runs.
 
 Setting ``extra.pyodide_cdn`` in mkdocs.yml switches the Pyodide runtime files to a CDN:
 ``false`` (default) self-hosts them; ``true`` uses Pyodide's own CDN for the pinned npm
@@ -56,8 +55,8 @@ TOOLS = ROOT / ".venv-pyodide" / "bin"
 CACHE = ROOT / "build" / "site-runtime"
 BUNDLES = ROOT / "build" / "web-bundles"
 
-ENTRY_POINTS = {
-    "runner": WEB / "page" / "main.js",
+PAGE_ENTRY_POINTS = {"runner": WEB / "page" / "main.js"}
+WORKER_ENTRY_POINTS = {
     "python-worker": WEB / "worker" / "python-worker.js",
     "graph-worker": WEB / "worker" / "graph-worker.js",
     "playground-worker": WEB / "worker" / "playground-worker.js",
@@ -190,17 +189,21 @@ def sources_digest() -> str:
 def bundle(index_url: str | None, build_id: str) -> dict[str, bytes]:
     """Bundle web/ with esbuild (or reuse the bundle of the same inputs); {file name: content}.
 
-    The bundle depends on web/, the npm packages it imports (package-lock.json) and the defines;
+    The bundle depends on web/, the npm packages it imports (package-lock.json), the defines and
+    how this hook calls esbuild (this file);
     a build with the same ones — every test site, every `mkdocs serve` rebuild after a docs edit —
     reads the earlier bundle from ``build/web-bundles/<digest>`` instead of running esbuild again.
     """
     digest = hashlib.sha256(json.dumps([index_url, build_id, block_constants()]).encode())
-    for file in [ROOT / "package-lock.json", *sorted(WEB.rglob("*"))]:
+    for file in [ROOT / "package-lock.json", Path(__file__), *sorted(WEB.rglob("*"))]:
         if file.is_file():
             digest.update(file.relative_to(ROOT).as_posix().encode() + b"\0" + file.read_bytes())
     cached = BUNDLES / digest.hexdigest()[:16]
     if not cached.is_dir():
-        files = esbuild(ENTRY_POINTS, ["--format=esm", "--splitting", "--sourcemap"], index_url, build_id)
+        # The page's runner is split into chunks that each feature loads when a page has it; each
+        # worker is one file, so that it starts with one request instead of a round trip more.
+        page = esbuild(PAGE_ENTRY_POINTS, ["--format=esm", "--splitting", "--sourcemap"], index_url, build_id)
+        files = page | esbuild(WORKER_ENTRY_POINTS, ["--format=esm", "--sourcemap"], index_url, build_id)
         BUNDLES.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=BUNDLES) as scratch:
             for name, content in files.items():
