@@ -11,6 +11,7 @@ import functools
 import http.server
 import mimetypes
 import re
+import sys
 import threading
 from pathlib import Path
 
@@ -76,9 +77,21 @@ class StaticFiles(http.server.SimpleHTTPRequestHandler):
         pass  # the callers report what matters
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    """A threading HTTP server that does not print a traceback when the browser hangs up.
+
+    Browsers abort requests as a matter of course (the page that the isolation reload replaces
+    stops loading; a test closes its page): the socket errors that follow are no failure.
+    """
+
+    def handle_error(self, request, client_address) -> None:
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 def serve(handler: type, **kwargs: object) -> http.server.ThreadingHTTPServer:
     """Start `handler` on 127.0.0.1 (a free port) in a daemon thread; stop it with stop()."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, **kwargs))
+    server = QuietServer(("127.0.0.1", 0), functools.partial(handler, **kwargs))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
