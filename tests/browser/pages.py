@@ -57,6 +57,29 @@ def go_forward(page) -> None:
     page.go_forward()
 
 
+def wait_for_history_entries(page, count: int, timeout_s: float = 10.0) -> None:
+    """Wait until the browser's own history list holds `count` entries and stands on the last.
+
+    A test that pushes history entries (the playground's settings) waits for each before the
+    next action, as a reader's pace would: it then fails here, saying what the browser recorded,
+    if an entry was replaced instead of added.
+    """
+    cdp = page.context.new_cdp_session(page)
+    try:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            history = cdp.send("Page.getNavigationHistory")
+            entries = [entry["url"] for entry in history["entries"]]
+            if len(entries) == count and history["currentIndex"] == count - 1:
+                return
+            if time.monotonic() > deadline:
+                stands = history["currentIndex"]
+                raise AssertionError(f"expected {count} history entries, on the last: {entries} on #{stands}")
+            page.wait_for_timeout(20)
+    finally:
+        cdp.detach()
+
+
 def _wait_for_history_to_catch_up(page, timeout_s: float = 10.0) -> None:
     """Wait until the browser's own history list stands on the URL the page shows.
 

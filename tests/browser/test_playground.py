@@ -21,7 +21,7 @@ import os
 
 import pytest
 from pages import ARTIFACTS as PAGE_ARTIFACTS
-from pages import DOCS, LOAD_TIMEOUT_MS, go_back, go_forward, page_url
+from pages import DOCS, LOAD_TIMEOUT_MS, go_back, go_forward, page_url, wait_for_history_entries
 from test_responsiveness import TRACE_CATEGORIES, main_thread_cpu_ms
 
 from scratchgrad.nn import MLP
@@ -271,16 +271,18 @@ def test_the_code_shown_is_generate_code_and_prints_the_panels_numbers_in_cpytho
 def test_settings_survive_back_and_forward_a_reload_and_a_shared_link(context, site_url):
     page = open_playground(context, site_url)
     assert "?" not in page.url  # a plain visit keeps its plain URL
-    # A reader's pick in a menu is a click, which Chromium counts as user activation. Playwright's
-    # select_option sets the value from script, without one, and a history entry pushed without
-    # user activation may be skipped by Back (Chromium's history manipulation intervention): the
-    # test then went back past the "xor" entry. A click on the heading activates the page first.
+    page.wait_for_load_state("load")
+    entries = page.evaluate("history.length")
+    # A reader's pick in a menu is a click, which Chromium counts as user activation (a history
+    # entry pushed without one may be skipped by Back); Playwright's select_option has none.
     page.locator("h1").first.click()
     page.select_option("select[name=dataset]", "xor")
     page.wait_for_function("location.search.includes('dataset=xor')")
+    wait_for_history_entries(page, entries + 1)  # Back twice went past this entry on a busy machine
     page.fill("input[name=hidden]", " 4 , 3")
     page.press("input[name=hidden]", "Enter")
     page.wait_for_function("location.search.includes('hidden=4,3')")
+    wait_for_history_entries(page, entries + 2)
     chosen = dataclasses.replace(Settings(), dataset="xor", hidden=(4, 3))
     assert page.url.endswith(f"/playground/?{query_of(chosen)}")
     assert page.input_value("input[name=hidden]") == "4,3"
