@@ -5,7 +5,9 @@ It adds to the built site, without writing into ``docs/``:
 * ``javascripts/`` — the runner (``web/``), bundled by esbuild on every build: the page
   script ``runner.js`` (and ``runner.css``, the CSS its modules import), the Pyodide worker
   ``python-worker.js``, the Graphviz worker ``graph-worker.js``, the training playground's
-  Pyodide worker ``playground-worker.js``;
+  Pyodide worker ``playground-worker.js``, and ``search-worker.js``, which every page's
+  Material configuration names as its search worker: it loads Material's own once the page's
+  Python has started (``web/search/held-search.js``);
 * ``pyodide/`` — the Pyodide runtime files copied from the npm package (``node_modules``);
 * ``pyodide/pyodide-lock.json`` and ``pyodide/<build>/scratchgrad-….whl`` — a wheel of
   ``src/scratchgrad`` and a lock file that lists it, so the worker can
@@ -38,6 +40,7 @@ import functools
 import hashlib
 import importlib
 import json
+import posixpath
 import re
 import subprocess
 import tempfile
@@ -61,6 +64,10 @@ WORKER_ENTRY_POINTS = {
     "graph-worker": WEB / "worker" / "graph-worker.js",
     "playground-worker": WEB / "worker" / "playground-worker.js",
 }
+# Created by Material's page script with `new Worker(url)`, which loads a classic script.
+CLASSIC_WORKER_ENTRY_POINTS = {"search-worker": WEB / "search" / "search-worker.js"}
+SEARCH_WORKER = "javascripts/search-worker.js"
+MATERIAL_CONFIG = re.compile(r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.DOTALL)
 EARLY_START = WEB / "boot" / "early-start.js"
 SERVICE_WORKER = WEB / "isolation" / "coi-serviceworker.js"  # at the site's root: its scope is the site
 PYODIDE_RUNTIME_FILES = (
@@ -118,7 +125,11 @@ def on_files(files: Files, config) -> Files:
 
 
 def on_post_page(output: str, page, config) -> str:
-    """Put the scripts into ``<head>``: the service worker first, then the early start, the runner last."""
+    """Put the scripts into ``<head>``: the service worker first, then the early start, the runner last.
+
+    Material's search worker is started through the site's (``web/search/held-search.js``).
+    """
+    output = hold_search(output, page.url)
     runner = get_relative_url("javascripts/runner.js", page.url)
     output = output.replace("</head>", f'<script type="module" async src="{runner}"></script></head>', 1)
     service_worker = get_relative_url("coi-serviceworker.js", page.url)
@@ -128,6 +139,32 @@ def on_post_page(output: str, page, config) -> str:
         first_things += f'<script data-runner="{runner}">{script}</script>'
     first = re.search(r"<meta charset=[^>]*>", output) or re.search(r"<head[^>]*>", output)
     return output[: first.end()] + first_things + output[first.end() :]  # the charset stays first
+
+
+def hold_search(output: str, page_url: str) -> str:
+    """Point Material's configuration at the site's search worker, which loads Material's later.
+
+    Material's ``__config`` names its search worker relative to the page; the site's worker gets
+    that address relative to itself, as ``search-worker.js?material=…``. A page without the
+    configuration (or without search) is left as it is.
+    """
+    found = MATERIAL_CONFIG.search(output)
+    if not found:
+        return output
+    material_config = json.loads(found.group(2))
+    if not material_config.get("search"):
+        return output
+    material_worker = posixpath.normpath(
+        posixpath.join(posixpath.dirname(page_url), material_config["search"])
+    )
+    wrapper = get_relative_url(SEARCH_WORKER, page_url)
+    material_config["search"] = f"{wrapper}?material={get_relative_url(material_worker, SEARCH_WORKER)}"
+    # As Jinja's tojson writes it: no "<", ">" or "&" that could end the script element early.
+    as_json = json.dumps(material_config, separators=(",", ":"))
+    for character, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
+        as_json = as_json.replace(character, escaped)
+    replaced = found.group(1) + as_json + found.group(3)
+    return output[: found.start()] + replaced + output[found.end() :]
 
 
 def on_serve(server, config, builder):
@@ -205,6 +242,7 @@ def bundle(index_url: str | None, build_id: str) -> dict[str, bytes]:
         # worker is one file, so that it starts with one request instead of a round trip more.
         page = esbuild(PAGE_ENTRY_POINTS, ["--format=esm", "--splitting", "--sourcemap"], index_url, build_id)
         files = page | esbuild(WORKER_ENTRY_POINTS, ["--format=esm", "--sourcemap"], index_url, build_id)
+        files |= esbuild(CLASSIC_WORKER_ENTRY_POINTS, ["--format=iife", "--sourcemap"], index_url, build_id)
         BUNDLES.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=BUNDLES) as scratch:
             for name, content in files.items():

@@ -89,6 +89,50 @@ def test_a_page_with_runnable_blocks_launches_python_right_after_its_charset(hoo
     assert head.endswith('<script type="module" async src="../../javascripts/runner.js"></script>')
 
 
+def material_config(html: str) -> dict:
+    return json.loads(html.split('<script id="__config" type="application/json">')[1].split("</script>")[0])
+
+
+@pytest.mark.parametrize(
+    ("page_url", "material_worker", "site_worker"),
+    [
+        ("", "assets/javascripts/workers/search.1234.min.js", "javascripts/search-worker.js"),
+        (
+            "chapters/derivatives/",
+            "../../assets/javascripts/workers/search.1234.min.js",
+            "../../javascripts/search-worker.js",
+        ),
+    ],
+)
+def test_materials_search_worker_starts_through_the_sites_which_knows_where_materials_is(
+    hook, page_url, material_worker, site_worker
+):
+    settings = {
+        "base": ".",
+        "translations": {"search.result.none": "No <em>match</em> & none"},
+        "search": material_worker,
+    }
+    configuration = f'<script id="__config" type="application/json">{json.dumps(settings)}</script>'
+    page_html = f"<html><head></head><body>{configuration}</body></html>"
+    html = hook.on_post_page(
+        page_html, SimpleNamespace(url=page_url), SimpleNamespace(extra={"pyodide_index_url": None})
+    )
+    rewritten = material_config(html)
+    assert rewritten["search"] == f"{site_worker}?material=../assets/javascripts/workers/search.1234.min.js"
+    assert {key: value for key, value in rewritten.items() if key != "search"} == {
+        key: value for key, value in settings.items() if key != "search"
+    }
+    assert "<em>" not in html  # nothing in the JSON can close its <script> early
+    assert "\\u003cem\\u003e" in html
+
+
+def test_a_page_without_materials_search_is_left_as_it_is(hook):
+    settings = '<script id="__config" type="application/json">{"base": ".", "search": null}</script>'
+    html = hook.hold_search(f"<body>{settings}</body>", "about/")
+    assert html == f"<body>{settings}</body>"
+    assert hook.hold_search("<body>no configuration</body>", "about/") == "<body>no configuration</body>"
+
+
 def test_the_sources_digest_follows_the_package_and_ignores_caches(hook, monkeypatch, tmp_path):
     for name in ("pyproject.toml", "README.md", "src/scratchgrad/engine.py"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)

@@ -27,6 +27,10 @@ vs 0.7071067811865477)."""
 NOISE_LEVEL = 1e-9
 """Printed numbers this small are rounding noise made visible (a gradient check's "worst
 relative error 1.4e-11" is 4.1e-11 in Pyodide): they must both be small, not equal."""
+WITHOUT_ISOLATION = "window.coi = { shouldRegister: () => false };"
+"""An init script: coi-serviceworker's own switch, so the page stays without cross-origin
+isolation, as in a browser where the service worker cannot register (and Playwright's routes
+see every request: no service worker answers them)."""
 LOAD_TIMEOUT_MS = 120_000
 BLOCK_TIMEOUT_MS = 300_000
 

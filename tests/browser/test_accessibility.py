@@ -21,6 +21,7 @@ from pages import (
     ARTIFACTS,
     DOCS,
     ROOT,
+    WITHOUT_ISOLATION,
     block,
     block_result,
     editor_text,
@@ -32,7 +33,6 @@ from pages import (
 )
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-WITHOUT_ISOLATION = "window.coi = { shouldRegister: () => false };"
 ALSO_FORBIDDEN = ("region", "landmark-unique")
 EDITOR_PAGE = "automatic-backward.md"
 """The page with the most editors (13): where the issue found the keyboard trap and cut-off lines."""

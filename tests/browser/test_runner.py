@@ -14,6 +14,7 @@ import pytest
 from pages import (
     BLOCK_TIMEOUT_MS,
     LOAD_TIMEOUT_MS,
+    WITHOUT_ISOLATION,
     block,
     block_result,
     editor_text,
@@ -29,9 +30,6 @@ from pages import (
 
 FIRST_PAGE = runnable_pages()[0]
 RUNAWAY = "kept = 42\nwhile True:\n    pass\n"
-WITHOUT_ISOLATION = "window.coi = { shouldRegister: () => false };"
-"""An init script: coi-serviceworker's own switch, so the page stays without cross-origin
-isolation, as in a browser where the service worker cannot register."""
 
 
 @pytest.fixture

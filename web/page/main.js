@@ -19,6 +19,7 @@ import "../playground/playground.css";
 import { GraphRenderer } from "../graph/graph-renderer.js";
 import { PythonRuntime } from "../runtime/python-runtime.js";
 import { pythonFiles } from "../runtime/site-files.js";
+import { letSearchStart } from "../search/search-gate.js";
 import { keepAccessible } from "./page-accessibility.js";
 
 /** Each feature: the elements that call for it, and its module (fetched the first time). */
@@ -27,6 +28,9 @@ const FEATURES = {
   playgrounds: { selector: "div.sg-playground", load: () => import("../playground/playgrounds.js") },
   exercises: { selector: "section.sg-exercise, .sg-engine", load: () => import("./exercise-page.js") },
 };
+
+/** The elements of a page that need the code blocks' Python as soon as it is shown. */
+const NEEDS_PYTHON = ".sg-runnable, section.sg-exercise";
 
 const here = import.meta.url;
 const pyodideFiles = pythonFiles(here);
@@ -48,8 +52,7 @@ async function showPage() {
   stopAccessibility?.();
   page = playgrounds = exercises = null;
   // Python starts (or the early launch is adopted) first: making editors takes a while on a long page.
-  const hasPython = document.querySelector(".sg-runnable, section.sg-exercise");
-  if (hasPython) runtime.start().catch(() => {}); // the status line, or a check, reports it
+  if (document.querySelector(NEEDS_PYTHON)) runtime.start().catch(() => {}); // the status line, or a check, reports it
   stopAccessibility = keepAccessible(document.querySelector(".md-content") ?? document.body);
   const [blocks, panels, work] = await Promise.all(
     Object.values(FEATURES).map(({ selector, load }) => (document.querySelector(selector) ? load() : null)),
@@ -76,6 +79,8 @@ globalThis.scratchgrad = {
 
 // The blocks are enhanced once the page is parsed; then Material's document$ (defined by its
 // bundle at the end of <body>) announces every page that instant navigation brings.
+// Material's search builds its index once the first page's Python has started, so as not to slow
+// that start-up (../search/held-search.js).
 function whenParsed(callback) {
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", callback, { once: true });
   else callback();
@@ -84,4 +89,5 @@ function whenParsed(callback) {
 whenParsed(() => {
   if (globalThis.document$) globalThis.document$.subscribe(showPage);
   else showPage();
+  letSearchStart(document.querySelector(NEEDS_PYTHON) ? runtime.start() : Promise.resolve());
 });
