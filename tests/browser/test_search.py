@@ -99,3 +99,4 @@ def test_a_page_without_python_starts_search_at_once(context, site_url):
     assert fetched, "Material's search worker was not fetched"
     assert page.locator(".sg-status").count() == 0
     search_finds_something(page)
+
