@@ -2,7 +2,7 @@
 //
 // They talk over one BroadcastChannel, which works whichever of the two starts first: the
 // worker asks as soon as it exists, and the page answers a question it has already settled,
-// besides saying so unprompted at the moment it settles it (../page/main.js).
+// besides saying so unprompted at the moment it settles it (search-gate.js).
 
 export const SEARCH_CHANNEL = "scratchgrad:search";
 
