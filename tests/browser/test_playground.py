@@ -60,6 +60,19 @@ def open_playground(context, site_url: str, query: str = ""):
     return page
 
 
+def settled_with(page, settings: Settings, panel: str = PANEL) -> None:
+    """Wait until the panel has applied `settings` (its worker answered), not only filled its form.
+
+    After Back, the panel (or a new one, when Material's instant navigation rebuilds the page)
+    may show its preset's values for a moment while the worker configures the URL's settings.
+    """
+    page.wait_for_function(
+        "([panel, query]) => document.querySelector(panel)?.dataset.sgSettings === query",
+        arg=[panel, query_of(settings)],
+    )
+    page.wait_for_selector(SETTLED)
+
+
 def panel_state(page, panel: str = PANEL) -> dict:
     """What the panel shows: its state, step count, loss and accuracy (exact: shortest digits round-trip)."""
     return page.eval_on_selector(
@@ -287,20 +300,20 @@ def test_settings_survive_back_and_forward_a_reload_and_a_shared_link(context, s
     assert page.url.endswith(f"/playground/?{query_of(chosen)}")
     assert page.input_value("input[name=hidden]") == "4,3"
 
-    def settled_on(control: str, value: str) -> None:
-        page.wait_for_function(f"document.querySelector('{control}')?.value === '{value}'")
-        page.wait_for_selector(SETTLED)
-
+    xor_only = dataclasses.replace(Settings(), dataset="xor")
     go_back(page)
-    settled_on("input[name=hidden]", "8,8")
+    settled_with(page, xor_only)
     assert page.input_value("select[name=dataset]") == "xor"
+    assert page.input_value("input[name=hidden]") == "8,8"
     go_back(page)
-    settled_on("select[name=dataset]", "moons")
+    settled_with(page, Settings())
+    assert page.input_value("select[name=dataset]") == "moons"
     assert "?" not in page.url
     assert_as_cpython(panel_state(page), Settings())
     go_forward(page)
     go_forward(page)
-    settled_on("input[name=hidden]", "4,3")
+    settled_with(page, chosen)
+    assert page.input_value("input[name=hidden]") == "4,3"
     assert_as_cpython(panel_state(page), chosen)
 
     page.reload()

@@ -199,6 +199,8 @@ export class PlaygroundPanel {
     this.#code.update(0);
     if (this.#parts.link) this.#parts.link.href = `${playgroundURL()}?${answer.query}`;
     if (this.full) recordInURL(answer.query, history);
+    // The settings the panel now shows, applied (the form is filled before the worker answers).
+    this.element.dataset.sgSettings = answer.query;
   }
 
   #applyForm() {
