@@ -3,8 +3,9 @@
 Per engine, from a fresh profile (conftest.py): every page loads with no error and, where it has
 runnable blocks, Python starts; the first page of a first visit runs its blocks and prints what
 the build printed; Stop ends ``while True: pass``, frees the CPU, says what it cost, and a block
-runs afterwards; a reload brings back what the reader typed; the Playground trains.
-Chromium runs the full suites in tests/browser.
+runs afterwards; a reload brings back what the reader typed; the Playground trains; an
+exercise's Check fails a known-wrong answer with the message that names its bug and passes the
+reference solution. Chromium runs the full suites in tests/browser.
 """
 
 from __future__ import annotations
@@ -17,12 +18,15 @@ import pytest
 from cpu import cores_busy
 from pages import READ_RESULT, float_differences, page_url, runnable_pages
 
+from scratchgrad.exercises import by_id
+
 LOAD_TIMEOUT_S = 240  # a cold Pyodide on two busy cores; WebKit is the slowest
 RUN_TIMEOUT_S = 120
 STATUS = "document.querySelector('.sg-status')?.dataset.status"
 STATUS_TEXT = "document.querySelector('.sg-status').textContent"
 PAGE_SHOWN = "document.readyState === 'complete' && typeof scratchgrad === 'object'"
 BLOCK = "document.querySelectorAll('.sg-runnable')[{}]"
+EXERCISE = "document.querySelector('[data-sg-exercise=\"{}\"]')"
 FIRST_PAGE = runnable_pages()[0]
 BLOCKS_COMPARED = 3
 
@@ -69,18 +73,39 @@ def run_block(engine, index: int) -> dict:
     return wait_for_run(engine, index, start_block(engine, index))
 
 
-def type_code(engine, index: int, code: str) -> None:
-    """Replace everything in the block's editor with `code`, as a paste over a full selection does.
+def replace_code(engine, container: str, code: str) -> None:
+    """Replace everything in the editor inside `container` (a JS expression) with `code`, as a
+    paste over a full selection does.
 
     Through CodeMirror's own view (found from its DOM, as EditorView.findFromDOM does): neither
     WebDriver engine here offers Playwright's insert_text, and typed keys would be auto-indented.
     """
     engine.evaluate(f"""(() => {{
-      const view = {BLOCK.format(index)}.querySelector('.cm-content').cmTile.root.view;
+      const view = {container}.querySelector('.cm-content').cmTile.root.view;
       const everything = {{ from: 0, to: view.state.doc.length, insert: {json.dumps(code)} }};
       view.dispatch({{ changes: everything, userEvent: 'input.paste' }});
     }})()""")
+
+
+def type_code(engine, index: int, code: str) -> None:
+    """Replace the code of the page's block number `index`."""
+    replace_code(engine, BLOCK.format(index), code)
     assert engine.evaluate(f"scratchgrad.page.blocks[{index}].code") == code
+
+
+def check_exercise(engine, exercise_id: str, code: str) -> dict:
+    """Put `code` in the exercise's editor, press Check, and read the verdict and the failed lines."""
+    exercise = EXERCISE.format(exercise_id)
+    replace_code(engine, exercise, code)
+    checks = f"Number({exercise}.dataset.sgChecks ?? 0)"
+    before = engine.evaluate(checks)
+    engine.evaluate(f"{exercise}.querySelector('.sg-button--run').click()")
+    engine.wait_for(f"{checks} > {before}", RUN_TIMEOUT_S, f"the checks of {exercise_id}")
+    return engine.evaluate(f"""(() => ({{
+      verdict: {exercise}.dataset.sgVerdict,
+      failed: [...{exercise}.querySelectorAll('.sg-check:not(.sg-check--pass)')].map((l) => l.textContent),
+      lines: {exercise}.querySelectorAll('.sg-check').length,
+    }}))()""")
 
 
 def test_every_page_loads_and_starts_python_without_errors(engine, site_url, site_dir):
@@ -176,3 +201,16 @@ def test_the_playground_trains(engine, site_url, steps):
     engine.wait_for(f"Number({panel}.dataset.sgSteps) >= {steps}", RUN_TIMEOUT_S, f"{steps} training steps")
     loss = engine.evaluate(f"Number({panel}.dataset.sgLoss)")
     assert 0 < loss < 10, loss
+
+
+def test_an_exercise_checks_a_wrong_and_a_right_answer(engine, site_url):
+    slope = by_id("slope")
+    engine.goto(page_url(site_url, f"{slope.chapter}.md"))
+    engine.wait_for(f"{EXERCISE.format(slope.id)}?.querySelector('.cm-content') != null", LOAD_TIMEOUT_S,
+                    "the exercise's editor")  # fmt: skip
+    wrong = slope.wrong[0]
+    result = check_exercise(engine, slope.id, slope.wrong_source(wrong.name))
+    assert result["verdict"] == "fail", result
+    assert any(wrong.message in line for line in result["failed"]), (wrong.bug, result)
+    result = check_exercise(engine, slope.id, slope.solution)
+    assert result == {"verdict": "pass", "failed": [], "lines": len(slope.checks)}, result
