@@ -10,8 +10,9 @@
    measured twice: as it loads once this browser has saved its Pyodide snapshot (every load
    after the first), and with the snapshot deleted just before the navigation (the first boot
    in a browser, which boots from Pyodide's files and saves the snapshot). And cold, in a new
-   browser context, from the click to ready (the service worker's one reload included):
-   ``--cold-repeats`` first visits of each (default 3), alternating, medians compared.
+   browser context, from the click to ready (a reader's first page: the service worker registers
+   while it is shown, and the page is not isolated): ``--cold-repeats`` first visits of each
+   (default 3), alternating, medians compared. The bare page has no service worker at all.
    Also: following a link to the next chapter inside the site (Material's instant navigation),
    from the click to the new page's "ready" status: the worker lives on.
 2. Click Run → first output of ``print(1)`` on a ready page, from the click handler to the
@@ -21,7 +22,10 @@
    when a block draws a graph.
 4. First visits in Firefox ESR and WebKitGTK (tests/engines/engines.py drives them) the same way:
    from a fresh profile, navigation → ready, the site against the bare page, side by side in the
-   same browser (the service worker's one reload included in both).
+   same browser.
+6. First contentful paint of a chapter on a first visit, against the same chapter with the
+   runtime taken out (the service worker's script, the early start, runner.js and runner.css):
+   what the runtime delays the page's first paint by. Chromium, cold, alternating.
 5. Lighthouse (npm ``lighthouse``, Debian's Chromium): performance and best-practices scores of
    the home page, a chapter and the Playground (mobile emulation, Lighthouse's default).
 
@@ -36,6 +40,7 @@ import argparse
 import gzip
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -66,7 +71,6 @@ BARE_PATH = "/bare-pyodide.html"
 BARE_PAGE = """<!doctype html>
 <meta charset="utf-8">
 <title>bare loadPyodide</title>
-<script src="/coi-serviceworker.js"></script>
 <script type="module">
   const indexURL = new URL("/pyodide/", location.href).href;
   const { loadPyodide } = await import(indexURL + "pyodide.mjs");
@@ -143,15 +147,14 @@ def measure_start_up(browser, site_page: str, bare_page: str, next_page: str, re
         started = time.monotonic()
         page = context.new_page()
         page.goto(url)
-        page.wait_for_function("crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)
         page.wait_for_function(f"typeof ({ready}) === 'number'", timeout=LOAD_TIMEOUT_MS, polling=50)
         cold[name].append(round((time.monotonic() - started) * 1000))
         context.close()
     context = browser.new_context()
     page = context.new_page()
     ready_after_navigation(page, site_page, SITE_READY)  # installs the service worker, fills the cache
-    page.wait_for_function("crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)
-    wait_for_one_snapshot(page)
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=LOAD_TIMEOUT_MS)
+    wait_for_one_snapshot(page)  # every load from here on is isolated, as a returning reader's
     warm = {"site": [], "site_first_boot": [], "bare": []}
     for repeat in range(repeats):
         order = [
@@ -188,8 +191,6 @@ def measure_first_output(browser, site_page: str, repeats: int) -> dict:
     context = browser.new_context()
     page = context.new_page()
     ready_after_navigation(page, site_page, SITE_READY)
-    page.wait_for_function("crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)
-    page.wait_for_function(f"typeof ({SITE_READY}) === 'number'", timeout=LOAD_TIMEOUT_MS)
     replace_code(page, 0, "print(1)\n")
     times = []
     for _ in range(repeats):
@@ -206,8 +207,6 @@ def measure_sizes(browser, site_dir: Path, site_page: str) -> dict:
     context.on("request", lambda request: requested.append(urlsplit(request.url).path))
     page = context.new_page()
     ready_after_navigation(page, site_page, SITE_READY)
-    page.wait_for_function("crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)
-    page.wait_for_function(f"typeof ({SITE_READY}) === 'number'", timeout=LOAD_TIMEOUT_MS)
     context.close()
     loaded = sorted({path for path in requested if path.endswith((".js", ".mjs", ".css"))})
     pyodide = [path for path in loaded if path.startswith("/pyodide/")]
@@ -215,6 +214,46 @@ def measure_sizes(browser, site_dir: Path, site_page: str) -> dict:
     lazy = {"/javascripts/graph-worker.js": file_sizes(site_dir / "javascripts" / "graph-worker.js")}
     total = {key: sum(sizes[key] for sizes in files.values()) for key in ("raw", "gzip")}
     return {"page_loads": files, "total": total, "pyodide_excluded": pyodide, "loaded_on_first_graph": lazy}
+
+
+RUNTIME_TAGS = (
+    re.compile(r'<script src="[./]*coi-serviceworker\.js"></script>'),
+    re.compile(r'<script data-runner="[^"]*">.*?</script>', re.S),
+    re.compile(r'<script type="module" async src="[./]*javascripts/runner\.js"></script>'),
+    re.compile(r'<link rel="stylesheet" href="[./]*javascripts/runner\.css">'),
+)
+FIRST_PAINT = "performance.getEntriesByName('first-contentful-paint')[0]?.startTime"
+
+
+def without_runtime(html: str) -> str:
+    """The page as built, less what hooks/pyodide_runtime.py adds to it; fails if one is not found."""
+    for tag in RUNTIME_TAGS:
+        html, found = tag.subn("", html, count=1)
+        if not found:
+            raise SystemExit(f"the runtime's {tag.pattern} is not in the page: update RUNTIME_TAGS")
+    return html
+
+
+def measure_first_paint(browser, with_runtime: str, without: str, repeats: int) -> dict:
+    """First visits (a new context each), alternating: navigation → first contentful paint."""
+    paints = {"with_runtime": [], "without_runtime": []}
+    pair = [("with_runtime", with_runtime), ("without_runtime", without)]
+    for repeat in range(repeats):
+        for name, url in pair if repeat % 2 == 0 else reversed(pair):
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(url)
+            page.wait_for_function(
+                f"typeof ({FIRST_PAINT}) === 'number'", timeout=LOAD_TIMEOUT_MS, polling=50
+            )
+            paints[name].append(round(page.evaluate(FIRST_PAINT)))
+            context.close()
+    medians = {name: statistics.median(runs) for name, runs in paints.items()}
+    return {
+        "ms": paints,
+        "median_ms": medians,
+        "delay_ms": medians["with_runtime"] - medians["without_runtime"],
+    }
 
 
 def measure_cold_in_engines(site_page: str, bare_page: str, cold_repeats: int) -> dict:
@@ -234,7 +273,7 @@ def measure_cold_in_engines(site_page: str, bare_page: str, cold_repeats: int) -
                 engine.goto(url)
                 ready_yet = f"(() => {{ try {{ return typeof ({ready}) === 'number'; }}"
                 ready_yet += " catch { return false; } })()"  # before runner.js defines scratchgrad
-                engine.wait_for(f"crossOriginIsolated === true && {ready_yet}", LOAD_TIMEOUT_MS / 1000, label)
+                engine.wait_for(ready_yet, LOAD_TIMEOUT_MS / 1000, label)
                 cold[label].append(round((time.monotonic() - started) * 1000))
             results[name] = cold_summary(cold)
         finally:
@@ -292,7 +331,7 @@ def report(results: dict) -> None:
     print(f"  {'total':60} {total['raw']:>9,} {total['gzip']:>9,}  (target ≤ 300 KB gzip)")
     for path, size in sizes["loaded_on_first_graph"].items():
         print(f"  loaded on the first graph: {path} {size['raw']:,} / {size['gzip']:,}")
-    print("\nFirst visit (fresh profile, service worker reload included), navigation → ready, median:")
+    print("\nFirst visit (fresh profile), navigation → ready, median:")
     for name, engine in {"chromium": start, **results["engines"]}.items():
         if "missing" in engine:
             print(f"  {name:9}: not measured: {engine['missing']}")
@@ -300,6 +339,11 @@ def report(results: dict) -> None:
         median, runs = engine["cold_median_ms"], engine["cold_ms"]
         print(f"  {name:9}: site {median['site']:>6.0f} ms, bare {median['bare']:>6.0f} ms, "
               f"overhead {engine['cold_overhead']:+.1%}  (target ≤ +15 %)  runs {runs}")  # fmt: skip
+    paint = results["first_paint"]
+    medians = paint["median_ms"]
+    print("\nFirst contentful paint of a chapter, first visit, median:")
+    print(f"  with the runtime {medians['with_runtime']:.0f} ms, without {medians['without_runtime']:.0f} ms:"
+          f" delayed by {paint['delay_ms']:.0f} ms  runs {paint['ms']}")  # fmt: skip
     print("\nLighthouse (mobile), scores out of 100:")
     for name, scores in results["lighthouse"].items():
         print(f"  {name:10}: performance {scores['performance']:>3}, "
@@ -320,9 +364,13 @@ def main() -> None:
         site_dir = args.site or Path(scratch)
         if not args.site:
             build_site(site_dir)
-        server = serve_site(site_dir, extra_pages={BARE_PATH: BARE_PAGE})
-        base = f"http://127.0.0.1:{server.server_port}/"
         first, second = runnable_pages()[:2]
+        chapter_html = (site_dir / page_url("", first) / "index.html").read_text(encoding="utf-8")
+        stripped_path = f"/{page_url('', first)}without-runtime.html"  # beside it: the same relative links
+        server = serve_site(
+            site_dir, extra_pages={BARE_PATH: BARE_PAGE, stripped_path: without_runtime(chapter_html)}
+        )
+        base = f"http://127.0.0.1:{server.server_port}/"
         site_page, bare_page = page_url(base, first), base + BARE_PATH.lstrip("/")
         try:
             with sync_playwright() as playwright:
@@ -334,6 +382,9 @@ def main() -> None:
                     ),
                     "first_output": measure_first_output(browser, site_page, 2 * args.repeats),
                     "sizes": measure_sizes(browser, site_dir, site_page),
+                    "first_paint": measure_first_paint(
+                        browser, site_page, base + stripped_path.lstrip("/"), 2 * args.cold_repeats
+                    ),
                 }
                 browser.close()
             results["engines"] = measure_cold_in_engines(site_page, bare_page, args.cold_repeats)

@@ -80,8 +80,8 @@ class StaticFiles(http.server.SimpleHTTPRequestHandler):
 class QuietServer(http.server.ThreadingHTTPServer):
     """A threading HTTP server that does not print a traceback when the browser hangs up.
 
-    Browsers abort requests as a matter of course (the page that the isolation reload replaces
-    stops loading; a test closes its page): the socket errors that follow are no failure.
+    Browsers abort requests as a matter of course (a page left or reloaded while it loads; a test
+    closes its page): the socket errors that follow are no failure.
     """
 
     def handle_error(self, request, client_address) -> None:

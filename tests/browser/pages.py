@@ -36,13 +36,26 @@ BLOCK_TIMEOUT_MS = 300_000
 
 
 def open_page(context, url: str, *, isolated: bool = True):
-    """Open `url` and wait until Python is ready (after the service worker's one reload)."""
+    """Open `url` and wait until Python is ready; `isolated`: as a returning reader gets it.
+
+    A reader's first page is not cross-origin isolated (the service worker registers while it is
+    shown: web/isolation/coi-serviceworker.js); every page loaded once the worker is active is.
+    """
     page = context.new_page()
     page.goto(url)
     if isolated:
-        page.wait_for_function("window.crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)
+        become_isolated(page)
     wait_until_ready(page)
     return page
+
+
+def become_isolated(page) -> None:
+    """Wait for the service worker to be active, then reload, as a reader's next visit would be."""
+    if page.evaluate("window.crossOriginIsolated"):
+        return
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=LOAD_TIMEOUT_MS)
+    page.reload()
+    page.wait_for_function("window.crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)
 
 
 def wait_until_ready(page) -> None:

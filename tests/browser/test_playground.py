@@ -21,7 +21,15 @@ import os
 
 import pytest
 from pages import ARTIFACTS as PAGE_ARTIFACTS
-from pages import DOCS, LOAD_TIMEOUT_MS, go_back, go_forward, page_url, wait_for_history_entries
+from pages import (
+    DOCS,
+    LOAD_TIMEOUT_MS,
+    become_isolated,
+    go_back,
+    go_forward,
+    page_url,
+    wait_for_history_entries,
+)
 from test_responsiveness import TRACE_CATEGORIES, main_thread_cpu_ms
 
 from scratchgrad.nn import MLP
@@ -51,10 +59,10 @@ SAME_DIGITS = 1e-12  # relative: CPython 3.11 and Pyodide's 3.14 agree to ~15 di
 
 
 def open_playground(context, site_url: str, query: str = ""):
-    """Open the Playground page and wait until the panel has settled (after the service worker's reload)."""
+    """Open the Playground page, as a returning reader does, and wait until the panel has settled."""
     page = context.new_page()
     page.goto(f"{site_url}playground/{'?' + query if query else ''}")
-    page.wait_for_function("window.crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)
+    become_isolated(page)
     page.wait_for_selector(SETTLED, timeout=LOAD_TIMEOUT_MS)
     assert panel_state(page)["state"] != "failed", page.locator(".sg-pg-status").text_content()
     return page
@@ -408,7 +416,6 @@ def test_every_chapter_panel_starts_and_steps(context, site_url):
     for chapter in chapters:
         page = context.new_page()
         page.goto(page_url(site_url, chapter.relative_to(DOCS).as_posix()))
-        page.wait_for_function("window.crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)
         # A panel is made once the playground's chunk has loaded (web/page/main.js): wait for it.
         page.wait_for_selector(".sg-playground--compact", timeout=LOAD_TIMEOUT_MS)
         panels = page.locator(".sg-playground--compact")

@@ -78,72 +78,11 @@ def test_without_isolation_stop_restarts_python_and_says_the_namespace_is_gone(c
     assert after["error"].splitlines()[-1] == "NameError: name 'kept' is not defined"
 
 
-LOG_WORKERS = """
-const OriginalWorker = window.Worker;
-window.Worker = class extends OriginalWorker {
-  constructor(...args) {
-    super(...args);
-    const started = JSON.parse(sessionStorage.getItem("workers started") ?? "[]");
-    const script = String(args[0]).split("/").pop();
-    started.push(`${script} in ${performance.getEntriesByType("navigation")[0].type}`);
-    sessionStorage.setItem("workers started", JSON.stringify(started));
-  }
-};
-"""
-"""An init script: every worker the page starts is logged, with how the page was reached."""
-
-SLOW_REGISTRATION = """
-if (self.ServiceWorkerContainer) {
-  const register = ServiceWorkerContainer.prototype.register;
-  ServiceWorkerContainer.prototype.register = function (...args) {
-    const late = (done) => new Promise((resolve) => setTimeout(() => resolve(done), 3000));
-    return register.apply(this, args).then(late);
-  };
-}
-"""
-"""An init script: the isolation reload comes 3 s late, long after the page's scripts have run."""
-
 REGISTERING_FAILS = (
     "if (self.ServiceWorkerContainer) Object.defineProperty(ServiceWorkerContainer.prototype, 'register',"
     " { value: () => Promise.reject(new Error('no service workers in this window')) });"
 )
 """An init script: registering the service worker fails (as in a window that allows none)."""
-
-
-def test_the_page_the_isolation_reload_replaces_stops_loading_at_once(context, site_url):
-    context.add_init_script(SLOW_REGISTRATION)  # 3 s to look at the page before its reload
-    doomed = context.new_page()
-    doomed.goto(page_url(site_url, FIRST_PAGE), wait_until="commit")
-    stopped = "document.documentElement.style.colorScheme === 'light dark'"
-    doomed.wait_for_function(stopped, polling=20)  # a stopped page draws no frames: poll on a timer
-    loaded = doomed.evaluate(
-        "({ parsed: document.readyState, body: document.body !== null,"
-        " stylesheets: document.styleSheets.length,"
-        " scripts: [...document.scripts].map((script) => script.src.split('/').pop()),"
-        " runner: typeof scratchgrad, navigation: performance.getEntriesByType('navigation')[0].type })"
-    )
-    assert loaded == {
-        "parsed": "complete",  # the parser stopped after the service worker's script
-        "body": False,
-        "stylesheets": 0,
-        "scripts": ["coi-serviceworker.js"],
-        "runner": "undefined",
-        "navigation": "navigate",
-    }
-    doomed.wait_for_function("window.crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)  # it reloads
-    wait_until_ready(doomed)
-
-
-def test_the_page_the_isolation_reload_replaces_starts_no_worker(context, site_url):
-    context.add_init_script(LOG_WORKERS)
-    context.add_init_script(SLOW_REGISTRATION)
-    site_page = open_page(context, page_url(site_url, FIRST_PAGE))
-    started = site_page.evaluate("JSON.parse(sessionStorage.getItem('workers started'))")
-    assert site_page.evaluate("performance.getEntriesByType('navigation')[0].type") == "reload"
-    ours = [worker for worker in started if not worker.startswith("search.")]  # Material's search worker
-    assert "python-worker.js in reload" in ours, started
-    assert all(worker.endswith(" in reload") for worker in ours), started
-
 
 NEVER_ACTIVATES = """
 if (self.ServiceWorkerContainer) {
@@ -153,26 +92,54 @@ if (self.ServiceWorkerContainer) {
 """
 """An init script: registering seems to succeed, but no service worker ever becomes active."""
 
-
-def test_a_service_worker_that_never_activates_does_not_hold_the_page(context, site_url):
-    context.add_init_script(NEVER_ACTIVATES)
-    site_page = open_page(context, page_url(site_url, FIRST_PAGE), isolated=False)
-    assert site_page.evaluate("crossOriginIsolated") is False
-    assert site_page.evaluate("performance.getEntriesByType('navigation')[0].type") == "reload"  # after 5 s
-    assert run_code(site_page, "print(6 * 7)")["printed"] == "42\n"
+NEXT_PAGE = runnable_pages()[1]
+SHOWING = "name => document.querySelector('.sg-runnable')?.dataset.sgPage === name"
 
 
-def test_a_failed_registration_reloads_once_into_a_page_that_runs_without_isolation(context, site_url):
-    context.add_init_script(REGISTERING_FAILS)
-    site_page = open_page(context, page_url(site_url, FIRST_PAGE), isolated=False)
-    assert site_page.evaluate("crossOriginIsolated") is False
-    assert site_page.evaluate("performance.getEntriesByType('navigation')[0].type") == "reload"
-    assert site_page.locator(".sg-runnable--enhanced").count() > 0
-    assert run_code(site_page, "print(6 * 7)")["printed"] == "42\n"
-    # The tab remembers: its next page neither stops nor reloads, it just runs.
-    site_page.goto(page_url(site_url, runnable_pages()[1]))
+def follow_nav_link(page, source: str) -> None:
+    """Click the navigation's link to the chapter `source`, as a reader would."""
+    page.locator(f'a.md-nav__link[href$="{page_url("", source)}"]:visible').first.click()
+
+
+def test_a_first_visit_shows_its_page_once_and_the_next_link_loads_an_isolated_page(context, site_url):
+    site_page = context.new_page()
+    workers = python_workers_started(site_page)
+    site_page.goto(page_url(site_url, FIRST_PAGE))
     wait_until_ready(site_page)
     assert site_page.evaluate("performance.getEntriesByType('navigation')[0].type") == "navigate"
+    assert site_page.evaluate("crossOriginIsolated") is False
+    assert "Stop restarts Python here" in site_page.text_content(".sg-status")  # said before any Stop
+    assert run_code(site_page, "print(6 * 7)\n")["printed"] == "42\n"
+    assert [url for url in workers if url.endswith("/python-worker.js")] == [
+        f"{site_url}javascripts/python-worker.js"
+    ]
+    site_page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=LOAD_TIMEOUT_MS)
+    site_page.evaluate("window.sameDocument = true")
+    section = site_page.locator(".md-sidebar--secondary a.md-nav__link:visible").first
+    section.click()  # a link within the page scrolls, as before
+    site_page.wait_for_function("href => location.href === href", arg=section.evaluate("link => link.href"))
+    assert site_page.evaluate("window.sameDocument") is True
+    follow_nav_link(site_page, NEXT_PAGE)  # the next page comes in full, through the service worker
+    site_page.wait_for_function("window.crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)
+    assert site_page.evaluate("window.sameDocument") is None
+    wait_until_ready(site_page)
+    assert "Stop restarts Python here" not in site_page.text_content(".sg-status")
+    site_page.evaluate("window.sameDocument = true")
+    follow_nav_link(site_page, FIRST_PAGE)  # and from there, Material's instant navigation
+    site_page.wait_for_function(SHOWING, arg=FIRST_PAGE.removesuffix(".md"))
+    assert site_page.evaluate("window.sameDocument") is True
+
+
+@pytest.mark.parametrize("no_worker", [REGISTERING_FAILS, NEVER_ACTIVATES], ids=["fails", "never-active"])
+def test_without_an_active_service_worker_pages_run_and_links_stay_instant(context, site_url, no_worker):
+    context.add_init_script(no_worker)
+    site_page = open_page(context, page_url(site_url, FIRST_PAGE), isolated=False)
+    assert site_page.evaluate("crossOriginIsolated") is False
+    assert run_code(site_page, "print(6 * 7)\n")["printed"] == "42\n"
+    site_page.evaluate("window.sameDocument = true")
+    follow_nav_link(site_page, NEXT_PAGE)
+    site_page.wait_for_function(SHOWING, arg=NEXT_PAGE.removesuffix(".md"))
+    assert site_page.evaluate("window.sameDocument") is True
 
 
 KILLS_PYODIDE = """\
@@ -335,7 +302,7 @@ def python_workers_started(page) -> list[str]:
 
 def test_a_runnable_page_starts_python_from_its_head_and_the_runner_adopts_that_worker(context, site_url):
     held_back_s = 1.5
-    context.add_init_script(WITHOUT_ISOLATION)  # one load, no service worker reload to count twice
+    context.add_init_script(WITHOUT_ISOLATION)  # no service worker: the routes see every request
     hold_back_runner(context, held_back_s)
     site_page = context.new_page()
     workers = python_workers_started(site_page)
@@ -346,18 +313,6 @@ def test_a_runnable_page_starts_python_from_its_head_and_the_runner_adopts_that_
     python_workers = [url for url in workers if url.endswith("/python-worker.js")]
     assert python_workers == [f"{site_url}javascripts/python-worker.js"], "runner.js started a second worker"
     assert run_code(site_page, "print(6 * 7)\n")["printed"] == "42\n"
-
-
-def test_a_first_visit_starts_python_only_in_the_page_the_service_worker_reloads_into(context, site_url):
-    hold_back_runner(context, 3.0)  # the reload comes well before: only the early start could launch
-    site_page = context.new_page()
-    workers = python_workers_started(site_page)
-    site_page.goto(page_url(site_url, FIRST_PAGE))
-    site_page.wait_for_function("window.crossOriginIsolated === true")
-    wait_until_ready(site_page)
-    assert site_page.evaluate("performance.getEntriesByType('navigation')[0].type") == "reload"
-    python_workers = [url for url in workers if url.endswith("/python-worker.js")]
-    assert len(python_workers) == 1, "Python also started in the page the service worker threw away"
 
 
 def test_instant_navigation_keeps_python_loaded_and_gives_each_page_its_namespace(page):
@@ -430,7 +385,7 @@ def test_a_page_of_prose_loads_the_runner_but_no_editor_or_playground_code(conte
 def test_a_formula_reached_by_instant_navigation_from_a_page_without_one_is_typeset(context, site_url):
     site_page = context.new_page()
     site_page.goto(site_url + "playground/")  # no formula: KaTeX's sheet loads without blocking
-    site_page.wait_for_function("typeof scratchgrad === 'object' && window.crossOriginIsolated")
+    site_page.wait_for_function("typeof scratchgrad === 'object'")
     served = site_page.evaluate("fetch(location.href).then((response) => response.text())")
     assert '<link rel="stylesheet" href="../vendor/katex/katex.min.css" media="print"' in served
     site_page.wait_for_function("document.querySelector(\"link[href$='katex.min.css']\").media === 'all'")

@@ -92,11 +92,9 @@ def test_a_page_without_python_starts_search_at_once(context, site_url):
     fetched = material_search_fetches(context)
     page = context.new_page()
     page.goto(page_url(site_url, PAGE_WITHOUT_PYTHON))
-    page.wait_for_function("window.crossOriginIsolated === true")
     page.wait_for_function(
         "() => !document.querySelector('.md-search-result__meta').textContent.includes('Initializing')"
     )
     assert fetched, "Material's search worker was not fetched"
     assert page.locator(".sg-status").count() == 0
     search_finds_something(page)
-

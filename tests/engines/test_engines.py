@@ -28,6 +28,7 @@ PAGE_SHOWN = "document.readyState === 'complete' && typeof scratchgrad === 'obje
 BLOCK = "document.querySelectorAll('.sg-runnable')[{}]"
 EXERCISE = "document.querySelector('[data-sg-exercise=\"{}\"]')"
 FIRST_PAGE = runnable_pages()[0]
+NEXT_PAGE = runnable_pages()[1]
 BLOCKS_COMPARED = 3
 
 
@@ -40,7 +41,7 @@ def built_pages(site_dir: Path) -> list[str]:
 
 
 def wait_until_python_is_ready(engine) -> None:
-    """Wait out the isolation reload and Python's start; fail with what the status line says."""
+    """Wait for Python's start; fail with what the status line says."""
     engine.wait_for(f"['ready', 'failed'].includes({STATUS})", LOAD_TIMEOUT_S, "Python starting")
     assert engine.evaluate(STATUS) == "ready", engine.evaluate(STATUS_TEXT)
 
@@ -119,10 +120,41 @@ def test_every_page_loads_and_starts_python_without_errors(engine, site_url, sit
         assert engine.errors() == [], f"{engine.name}: /{path}"
 
 
-def test_a_first_visit_runs_the_first_pages_blocks_as_built(engine, site_url):
+def follow_link(engine, path: str) -> None:
+    """Click the navigation's link to `path` (below the site's root), then wait for that page.
+
+    The click comes from a timer, after this call has returned: the page it was made in is gone
+    by the time the engine would answer. Until the next page answers, evaluating may fail.
+    """
+    engine.evaluate(f"""(setTimeout(() => document.querySelector('a.md-nav__link[href$="{path}"]').click()),
+      true)""")
+    deadline = time.monotonic() + LOAD_TIMEOUT_S
+    while True:
+        try:
+            if engine.evaluate(f"location.pathname.endsWith('/{path}') && {PAGE_SHOWN}"):
+                return
+        except Exception:  # the old page went while the engine answered
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{engine.name}: the link to /{path} did not load its page")
+        time.sleep(0.2)
+
+
+def open_as_a_returning_reader(engine, url: str) -> None:
+    """Open `url` once the service worker is active, as every load after a reader's first page."""
+    engine.goto(url)
+    engine.wait_for("navigator.serviceWorker.controller !== null", LOAD_TIMEOUT_S, "the service worker")
+    engine.reload()
+    engine.wait_for(f"{PAGE_SHOWN} && crossOriginIsolated", LOAD_TIMEOUT_S, "the page, isolated")
+    wait_until_python_is_ready(engine)
+
+
+def test_a_first_visit_runs_the_first_pages_blocks_as_built_and_isolates_the_next(engine, site_url):
     engine.goto(page_url(site_url, FIRST_PAGE))
     wait_until_python_is_ready(engine)
-    assert engine.evaluate("crossOriginIsolated") is True
+    # Shown once, as it came: not isolated (web/isolation/coi-serviceworker.js).
+    assert engine.evaluate("performance.getEntriesByType('navigation')[0].type") == "navigate"
+    assert engine.evaluate("crossOriginIsolated") is False
     count = min(BLOCKS_COMPARED, engine.evaluate("document.querySelectorAll('.sg-runnable').length"))
     for index in range(count):
         built = engine.evaluate(f"({READ_RESULT})({index})")
@@ -132,11 +164,15 @@ def test_a_first_visit_runs_the_first_pages_blocks_as_built(engine, site_url):
         assert ran["origin"] == "browser", where
         assert ran["error"] is None, f"{where}:\n{ran['error']}"
         assert float_differences(ran["printed"], built["printed"]) is not None, f"{where}: {ran['printed']!r}"
+    engine.wait_for("navigator.serviceWorker.controller !== null", LOAD_TIMEOUT_S, "the service worker")
+    follow_link(engine, page_url("", NEXT_PAGE))
+    assert engine.evaluate("crossOriginIsolated") is True, f"{engine.name}: the next page is not isolated"
+    wait_until_python_is_ready(engine)
+    assert run_block(engine, 0)["error"] is None
 
 
 def test_stop_ends_an_endless_loop_frees_the_cpu_and_python_runs_again(engine, site_url):
-    engine.goto(page_url(site_url, FIRST_PAGE))
-    wait_until_python_is_ready(engine)
+    open_as_a_returning_reader(engine, page_url(site_url, FIRST_PAGE))
     interruptible = engine.evaluate("scratchgrad.runtime.interruptible")
     status_text = engine.evaluate(STATUS_TEXT)
     # The reader is told what Stop costs before pressing it.

@@ -1,9 +1,6 @@
 // Inlined at the top of the <head> of every page with runnable blocks (hooks/pyodide_runtime.py):
 // start loading Python before the browser parses the chapter. runner.js adopts the worker.
 //
-// Not on a first visit that the service worker is about to reload: its script, just before this
-// one, stops such a page from loading any further (../isolation/coi-serviceworker.js).
-//
 // The script element carries the runner's address, relative to the page, in data-runner.
 
 import { launchEarly } from "../runtime/launch-worker.js";

@@ -3,21 +3,23 @@
 // restarting it (../runtime/python-runtime.js).
 //
 // One file, two roles (the idea of npm coi-serviceworker, whose switch `window.coi.shouldRegister`
-// it keeps): loaded by a page's <script>, it registers itself and reloads the page once, the first
-// time, so that the page comes back through the service worker; run as the service worker, it adds
+// it keeps): loaded by a page's <script>, it registers itself; run as the service worker, it adds
 // the headers. What differs from coi-serviceworker, and why:
+// - No reload. coi-serviceworker reloads a reader's very first page as soon as it has registered,
+//   so that the page comes back through the worker: the page loaded twice, its first paint and
+//   Python's start waited for the worker (benchmarks/README.md). Here the first page stays as it
+//   came: Python runs in it without shared memory (Stop restarts Python there, and the status
+//   line says so before the reader presses it). Once the worker is active, the next link the
+//   reader follows to another page of the site loads that page in full, through the worker, so it
+//   is isolated; Material's instant navigation takes over from there.
 // - COEP is always `require-corp`. It is the mode every engine honours: WebKit ignores
 //   `credentialless` (the page was never isolated there). Every file of the site is same-origin,
 //   so require-corp blocks nothing.
 // - Only documents and workers get the headers, the only responses whose COOP/COEP count. Every
 //   other request (Pyodide's 14 MB among them) goes to the network untouched, as if there were no
-//   service worker: no copy through the worker, and nothing to go wrong when the isolation reload
-//   aborts the first page's requests (coi-serviceworker then handed respondWith an undefined,
-//   which Firefox reports as an error).
-// - The reload waits for the worker to be active, so one reload is enough.
-// - The page that the reload replaces stops loading at once (window.stop()): on a first visit it
-//   cost the Python start-up 0.2 s in Chromium and 0.6 s in Firefox to load and then unload it.
-//   Should registering fail, the page reloads once more, remembered for the tab, without isolation.
+//   service worker: no copy through the worker, and nothing to go wrong when a navigation aborts
+//   a page's requests (coi-serviceworker then handed respondWith an undefined, which Firefox
+//   reports as an error).
 
 if (typeof window === "undefined") {
   const HEADED_DESTINATIONS = new Set(["document", "iframe", "worker", "sharedworker"]);
@@ -48,47 +50,35 @@ if (typeof window === "undefined") {
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   }
 } else {
-  // This tab tried once and got no service worker (a private window, or one that never activates):
-  // its pages run without isolation. A session flag, so that failing cannot loop into reloads.
-  const UNAVAILABLE = "scratchgrad:isolation-unavailable";
-  const RELOAD_DEADLINE_MS = 5000; // a worker that never activates (a browser that blocks them) must not hold the page
   const shouldRegister = window.coi?.shouldRegister ?? (() => true);
   const serviceWorkers = navigator.serviceWorker;
   const notIsolatedYet =
     window.crossOriginIsolated === false && window.isSecureContext && serviceWorkers && !serviceWorkers.controller;
-  if (notIsolatedYet && shouldRegister() && mayTryInThisTab()) {
-    const script = document.currentScript.src;
-    // The page the reload replaces loads nothing more: no stylesheet, script, font or Python
-    // worker (nothing below this script is parsed), and it unloads at once. What the reader
-    // sees for that moment is an empty page, in their light or dark colours.
-    document.documentElement.style.colorScheme = "light dark";
-    window.stop();
-    let reloading = false;
-    const reload = (isolated) => {
-      if (reloading) return;
-      reloading = true;
-      if (!isolated) sessionStorage.setItem(UNAVAILABLE, "yes");
-      window.location.reload();
-    };
-    const deadline = setTimeout(() => reload(false), RELOAD_DEADLINE_MS);
+  if (notIsolatedYet && shouldRegister()) {
+    let active = false;
     serviceWorkers
-      .register(script)
+      .register(document.currentScript.src)
       .then(() => serviceWorkers.ready)
-      .then(() => {
-        clearTimeout(deadline);
-        reload(true);
-      })
-      .catch(() => reload(false));
+      .then(() => (active = true))
+      .catch(() => {}); // no service worker (a private window, say): every page runs without isolation
+    // Capturing on window, this listener hears a click before Material's instant navigation does.
+    window.addEventListener(
+      "click",
+      (event) => {
+        if (active && leavesThisPage(event)) event.stopPropagation(); // the browser follows the link itself
+      },
+      { capture: true },
+    );
   }
 
-  /** Whether this tab has not failed yet, and can remember failing (else: no isolation at all). */
-  function mayTryInThisTab() {
-    try {
-      if (sessionStorage.getItem(UNAVAILABLE)) return false;
-      sessionStorage.setItem(UNAVAILABLE, "");
-      return true;
-    } catch {
-      return false; // no session storage (storage blocked): service workers are blocked with it
-    }
+  /** Whether `event` is a plain click on a link to another page of this site, in this tab. */
+  function leavesThisPage(event) {
+    const link = event.target.closest?.("a[href]");
+    if (!link || event.defaultPrevented || event.button !== 0) return false;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return false; // a new tab or window
+    if ((link.target && link.target !== "_self") || link.hasAttribute("download")) return false;
+    const to = new URL(link.href, location.href);
+    const samePage = to.pathname === location.pathname && to.search === location.search;
+    return to.origin === location.origin && !samePage; // a link within the page only scrolls
   }
 }

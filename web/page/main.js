@@ -2,12 +2,11 @@
 //
 // One Python worker serves the whole visit: Material's instant navigation swaps the page body
 // without reloading this script, so Pyodide loads once and each page gets its own namespace.
+// (Once only, on a reader's very first visit, the first link loads its page in full: that page
+// comes through the service worker, cross-origin isolated. ../isolation/coi-serviceworker.js)
 // On a page with runnable blocks, Python is already loading when this script runs: a tiny
 // inline script at the top of <head> launched the worker (../boot/early-start.js), and the
 // runtime adopts it. A page reached by instant navigation starts Python when it is shown.
-// A page the service worker is about to reload never runs this script: it stops loading first
-// (../isolation/coi-serviceworker.js).
-
 //
 // Each feature is its own chunk (esbuild's code splitting), imported only by a page that has it:
 // the editors (CodeMirror, most of the weight) with runnable blocks or exercises, the playground
