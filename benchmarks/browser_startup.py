@@ -27,7 +27,8 @@
    runtime taken out (the service worker's script, the early start, runner.js and runner.css):
    what the runtime delays the page's first paint by. Chromium, cold, alternating.
 5. Lighthouse (npm ``lighthouse``, Debian's Chromium): performance and best-practices scores of
-   the home page, a chapter and the Playground (mobile emulation, Lighthouse's default).
+   the home page, a chapter and the Playground (mobile emulation, Lighthouse's default), with
+   FCP, LCP and layout shift, medians of three runs each.
 
 Targets (issue 4): start-up overhead ≤ 15 %, first output ≤ 100 ms, JS + CSS ≤ 300 KB gzip.
 Results go to benchmarks/results/browser_startup.json. Timings on a shared machine are noisy;
@@ -285,24 +286,37 @@ LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 LIGHTHOUSE_CATEGORIES = ("performance", "best-practices")
 
 
+LIGHTHOUSE_RUNS = 3  # one run's performance score swings by ±15 with the machine's load
+
+
 def lighthouse_scores(pages: dict[str, str]) -> dict:
-    """Lighthouse's scores (0–100) and first contentful paint for each of `pages` ({name: url})."""
+    """For each of `pages` ({name: url}), the median of LIGHTHOUSE_RUNS runs of each figure:
+    the scores (0–100), first and largest contentful paint, and cumulative layout shift."""
     scores = {}
     for name, url in pages.items():
-        result = subprocess.run(
-            [str(LIGHTHOUSE), url, "--output=json", "--output-path=stdout", "--quiet",
-             f"--only-categories={','.join(LIGHTHOUSE_CATEGORIES)}",
-             "--chrome-flags=--headless=new --no-sandbox --disable-gpu"],
-            env={**os.environ, "CHROME_PATH": str(CHROMIUM)}, capture_output=True, text=True,
-        )  # fmt: skip
-        if result.returncode != 0:
-            raise SystemExit(f"lighthouse failed on {url}:\n{result.stderr[-2000:]}")
-        report = json.loads(result.stdout)
-        categories, audits = report["categories"], report["audits"]
-        scores[name] = {each: round(categories[each]["score"] * 100) for each in LIGHTHOUSE_CATEGORIES}
-        for paint in ("first-contentful-paint", "largest-contentful-paint"):
-            scores[name][f"{paint}_ms"] = round(audits[paint]["numericValue"])
+        runs = [lighthouse_run(url) for _ in range(LIGHTHOUSE_RUNS)]
+        scores[name] = {figure: statistics.median(run[figure] for run in runs) for figure in runs[0]}
+        scores[name]["performance_runs"] = [run["performance"] for run in runs]
     return scores
+
+
+def lighthouse_run(url: str) -> dict:
+    """One Lighthouse run (mobile emulation, its default) of `url`: its scores and timings."""
+    result = subprocess.run(
+        [str(LIGHTHOUSE), url, "--output=json", "--output-path=stdout", "--quiet",
+         f"--only-categories={','.join(LIGHTHOUSE_CATEGORIES)}",
+         "--chrome-flags=--headless=new --no-sandbox --disable-gpu"],
+        env={**os.environ, "CHROME_PATH": str(CHROMIUM)}, capture_output=True, text=True,
+    )  # fmt: skip
+    if result.returncode != 0:
+        raise SystemExit(f"lighthouse failed on {url}:\n{result.stderr[-2000:]}")
+    report = json.loads(result.stdout)
+    categories, audits = report["categories"], report["audits"]
+    run = {each: round(categories[each]["score"] * 100) for each in LIGHTHOUSE_CATEGORIES}
+    for paint in ("first-contentful-paint", "largest-contentful-paint"):
+        run[f"{paint}_ms"] = round(audits[paint]["numericValue"])
+    run["cumulative-layout-shift"] = round(audits["cumulative-layout-shift"]["numericValue"], 3)
+    return run
 
 
 def file_sizes(path: Path) -> dict:
@@ -344,12 +358,13 @@ def report(results: dict) -> None:
     print("\nFirst contentful paint of a chapter, first visit, median:")
     print(f"  with the runtime {medians['with_runtime']:.0f} ms, without {medians['without_runtime']:.0f} ms:"
           f" delayed by {paint['delay_ms']:.0f} ms  runs {paint['ms']}")  # fmt: skip
-    print("\nLighthouse (mobile), scores out of 100:")
+    print(f"\nLighthouse (mobile), median of {LIGHTHOUSE_RUNS} runs, scores out of 100:")
     for name, scores in results["lighthouse"].items():
-        print(f"  {name:10}: performance {scores['performance']:>3}, "
+        print(f"  {name:10}: performance {scores['performance']:>3} (runs {scores['performance_runs']}), "
               f"best practices {scores['best-practices']:>3}, "
               f"FCP {scores['first-contentful-paint_ms']} ms, "
-              f"LCP {scores['largest-contentful-paint_ms']} ms")  # fmt: skip
+              f"LCP {scores['largest-contentful-paint_ms']} ms, "
+              f"CLS {scores['cumulative-layout-shift']}")  # fmt: skip
 
 
 def main() -> None:
