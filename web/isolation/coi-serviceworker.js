@@ -55,12 +55,15 @@ if (typeof window === "undefined") {
   const notIsolatedYet =
     window.crossOriginIsolated === false && window.isSecureContext && serviceWorkers && !serviceWorkers.controller;
   if (notIsolatedYet && shouldRegister()) {
+    // For the runtime's words on Stop (../runtime/python-runtime.js, whyStopRestarts).
+    const isolation = document.documentElement.dataset;
+    isolation.sgIsolation = "coming";
     let active = false;
     serviceWorkers
       .register(document.currentScript.src)
       .then(() => serviceWorkers.ready)
       .then(() => (active = true))
-      .catch(() => {}); // no service worker (a private window, say): every page runs without isolation
+      .catch(() => (isolation.sgIsolation = "unavailable")); // a private window, say: no page is isolated
     // Capturing on window, this listener hears a click before Material's instant navigation does.
     window.addEventListener(
       "click",

@@ -17,10 +17,11 @@ import { createToolbar } from "./toolbar.js";
 /** After this long without an answer the page stops Python itself (the package's own limit is 10 s). */
 export const CHECK_DEADLINE_MS = 20_000;
 
+/** What a check that ended early says, given why Stop restarted Python. */
 const NOT_CHECKED = {
-  stopped: "Stopped before the checks finished.",
-  reset: "Stopped by restarting Python (this browser cannot interrupt it).",
-  cancelled: "Not checked: stopped before its turn.",
+  stopped: () => "Stopped before the checks finished.",
+  reset: (why) => `Stopped by restarting Python (${why}).`,
+  cancelled: () => "Not checked: stopped before its turn.",
 };
 
 export class ExerciseBlock {
@@ -105,7 +106,8 @@ export class ExerciseBlock {
       await Promise.allSettled(graphs.map(({ figure, dot }) => this.#drawChecked(figure, dot)));
       return result.report.verdict;
     }
-    const text = NOT_CHECKED[result.outcome] ?? result.message ?? "The checks could not run.";
+    const text =
+      NOT_CHECKED[result.outcome]?.(this.#runtime.whyStopRestarts) ?? result.message ?? "The checks could not run.";
     showVerdict(this.#report, "fail", text);
     return "fail";
   }

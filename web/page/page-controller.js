@@ -146,7 +146,7 @@ export class PageController {
     this.#statusLine.dataset.status = status;
     let text = message ?? (status === STATUS.failed ? failure : STATUS_TEXT[status]);
     if (status === STATUS.ready && !interruptible && !message) {
-      text += " (Stop restarts Python here: this browser cannot interrupt it.)";
+      text += ` (Stop restarts Python here: ${this.#runtime.whyStopRestarts}.)`;
     }
     this.#statusLine.textContent = text;
   }

@@ -26,14 +26,15 @@ const ORIGINAL_OUTPUT_NOTE =
 const MISSING_NAME = /^NameError: name '([A-Za-z_][A-Za-z0-9_]*)' is not defined/;
 const ANNOUNCED_OUTPUT_CHARS = 300;
 
+/** The note under a block for each way a run can end early: [text, kind], given why Stop restarted. */
 const OUTCOME_NOTES = {
-  stopped: ["Stopped. Everything defined before the stop is still there.", "info"],
-  reset: [
-    "Stopped by restarting Python (this browser cannot interrupt it): the variables of the blocks " +
-      "above are gone. “Run from top” defines them again.",
+  stopped: () => ["Stopped. Everything defined before the stop is still there.", "info"],
+  reset: (why) => [
+    `Stopped by restarting Python (${why}): the variables of the blocks above are gone. ` +
+      "“Run from top” defines them again.",
     "warning",
   ],
-  cancelled: ["Not run: stopped before its turn.", "info"],
+  cancelled: () => ["Not run: stopped before its turn.", "info"],
 };
 
 /** A drawn graph as an image whose name lists its boxes, as the build's drawings are named. */
@@ -143,7 +144,9 @@ export class RunnableBlock {
   #report(result) {
     if (result.traceback) this.#output.error(result.traceback);
     if (result.outcome === "error") this.#hintMissingName(result.traceback);
-    if (result.outcome in OUTCOME_NOTES) this.#output.note(...OUTCOME_NOTES[result.outcome]);
+    if (result.outcome in OUTCOME_NOTES) {
+      this.#output.note(...OUTCOME_NOTES[result.outcome](this.#runtime.whyStopRestarts));
+    }
     if (result.outcome === "crashed") {
       this.#output.note(
         `${result.message}. Python was restarted: the variables of the blocks above are gone.`,
@@ -178,7 +181,10 @@ export class RunnableBlock {
     if (result.outcome === "ok") text = printed ? `${what} ran. Output: ${printed}` : `${what} ran, printing nothing.`;
     else if (result.outcome === "error" && this.succeeded(result)) text = `${what} raised, as expected: ${lastLine}`;
     else if (result.outcome === "error") text = `${what} failed: ${lastLine}`;
-    else text = `${what}: ${OUTCOME_NOTES[result.outcome]?.[0] ?? result.message ?? result.outcome}`;
+    else {
+      const note = OUTCOME_NOTES[result.outcome]?.(this.#runtime.whyStopRestarts)[0];
+      text = `${what}: ${note ?? result.message ?? result.outcome}`;
+    }
     if (text.length > ANNOUNCED_OUTPUT_CHARS) text = `${text.slice(0, ANNOUNCED_OUTPUT_CHARS)}… (more in the output)`;
     this.#announcer.textContent = text;
   }

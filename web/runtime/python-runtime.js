@@ -66,6 +66,19 @@ export class PythonRuntime extends EventTarget {
     return this.#interruptBuffer !== null;
   }
 
+  /**
+   * Why a Stop restarts Python instead of interrupting it, as a phrase for the reader: code that
+   * ignored the interrupt; a reader's first page, which the site's service worker has not made
+   * cross-origin isolated (../isolation/coi-serviceworker.js marks it); or the browser.
+   */
+  get whyStopRestarts() {
+    if (this.interruptible) return "it did not stop when interrupted";
+    if (document.documentElement.dataset.sgIsolation === "coming") {
+      return "it cannot be interrupted on the first page of a visit";
+    }
+    return "this browser cannot interrupt it";
+  }
+
   /** Load Pyodide and the package in the worker, once; resolves when ready, rejects on failure. */
   start() {
     this.#started ??= this.#launch();
