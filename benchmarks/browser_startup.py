@@ -23,12 +23,12 @@
 4. First visits in Firefox ESR and WebKitGTK (tests/engines/engines.py drives them) the same way:
    from a fresh profile, navigation → ready, the site against the bare page, side by side in the
    same browser.
-6. First contentful paint of a chapter on a first visit, against the same chapter with the
-   runtime taken out (the service worker's script, the early start, runner.js and runner.css):
-   what the runtime delays the page's first paint by. Chromium, cold, alternating.
 5. Lighthouse (npm ``lighthouse``, Debian's Chromium): performance and best-practices scores of
    the home page, a chapter and the Playground (mobile emulation, Lighthouse's default), with
    FCP, LCP and layout shift, medians of three runs each.
+6. First contentful paint of a chapter on a first visit, against the same chapter with the
+   runtime taken out (the service worker's script, the early start, runner.js and runner.css):
+   what the runtime delays the page's first paint by. Chromium, cold, alternating.
 
 Targets (issue 4): start-up overhead ≤ 15 %, first output ≤ 100 ms, JS + CSS ≤ 300 KB gzip.
 Results go to benchmarks/results/browser_startup.json. Timings on a shared machine are noisy;
@@ -55,6 +55,7 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser"), str(ROOT /
 
 from harness import CHROMIUM, build_site, launch_chromium, serve_site, stop  # noqa: E402
 from pages import (  # noqa: E402
+    SERVICE_WORKER_CONTROLS,
     booted_from,
     forget_snapshots,
     page_url,
@@ -126,11 +127,15 @@ def ready_after_navigation(page, url: str, ready: str) -> float:
     return page.evaluate(ready)
 
 
+def alternating(repeats: int, measured: list):
+    """Each of `measured` `repeats` times, every other round in reverse: neither goes always first."""
+    for repeat in range(repeats):
+        yield from measured if repeat % 2 == 0 else reversed(measured)
+
+
 def cold_pairs(repeats: int, site_page: str, bare_page: str):
     """(name, url, ready) for `repeats` first visits of each page, alternating which goes first."""
-    pair = [("site", site_page, SITE_READY), ("bare", bare_page, BARE_READY)]
-    for repeat in range(repeats):
-        yield from pair if repeat % 2 == 0 else reversed(pair)
+    return alternating(repeats, [("site", site_page, SITE_READY), ("bare", bare_page, BARE_READY)])
 
 
 def cold_summary(cold: dict[str, list[int]]) -> dict:
@@ -154,26 +159,25 @@ def measure_start_up(browser, site_page: str, bare_page: str, next_page: str, re
     context = browser.new_context()
     page = context.new_page()
     ready_after_navigation(page, site_page, SITE_READY)  # installs the service worker, fills the cache
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=LOAD_TIMEOUT_MS)
+    page.wait_for_function(SERVICE_WORKER_CONTROLS, timeout=LOAD_TIMEOUT_MS)
     wait_for_one_snapshot(page)  # every load from here on is isolated, as a returning reader's
     warm = {"site": [], "site_first_boot": [], "bare": []}
-    for repeat in range(repeats):
-        order = [
-            ("site", site_page, SITE_READY),
-            ("site_first_boot", site_page, SITE_READY),
-            ("bare", bare_page, BARE_READY),
-        ]
-        for name, url, ready in order if repeat % 2 == 0 else reversed(order):
-            if name == "site_first_boot":
-                forget_snapshots(page)  # every page here has the site's origin, and its cache
-            warm[name].append(round(ready_after_navigation(page, url, ready)))
-            if name != "bare":
-                booted = booted_from(page)
-                expected = "files" if name == "site_first_boot" else "snapshot"
-                if booted != expected:
-                    raise SystemExit(f"{name}: Python booted from {booted}, not from its {expected}")
-                if name == "site_first_boot":  # the next "site" load needs the snapshot this one saves
-                    wait_for_one_snapshot(page)
+    order = [
+        ("site", site_page, SITE_READY),
+        ("site_first_boot", site_page, SITE_READY),
+        ("bare", bare_page, BARE_READY),
+    ]
+    for name, url, ready in alternating(repeats, order):
+        if name == "site_first_boot":
+            forget_snapshots(page)  # every page here has the site's origin, and its cache
+        warm[name].append(round(ready_after_navigation(page, url, ready)))
+        if name != "bare":
+            booted = booted_from(page)
+            expected = "files" if name == "site_first_boot" else "snapshot"
+            if booted != expected:
+                raise SystemExit(f"{name}: Python booted from {booted}, not from its {expected}")
+            if name == "site_first_boot":  # the next "site" load needs the snapshot this one saves
+                wait_for_one_snapshot(page)
     instant = []
     for _ in range(repeats):
         ready_after_navigation(page, site_page, SITE_READY)
@@ -238,17 +242,13 @@ def without_runtime(html: str) -> str:
 def measure_first_paint(browser, with_runtime: str, without: str, repeats: int) -> dict:
     """First visits (a new context each), alternating: navigation → first contentful paint."""
     paints = {"with_runtime": [], "without_runtime": []}
-    pair = [("with_runtime", with_runtime), ("without_runtime", without)]
-    for repeat in range(repeats):
-        for name, url in pair if repeat % 2 == 0 else reversed(pair):
-            context = browser.new_context()
-            page = context.new_page()
-            page.goto(url)
-            page.wait_for_function(
-                f"typeof ({FIRST_PAINT}) === 'number'", timeout=LOAD_TIMEOUT_MS, polling=50
-            )
-            paints[name].append(round(page.evaluate(FIRST_PAINT)))
-            context.close()
+    for name, url in alternating(repeats, [("with_runtime", with_runtime), ("without_runtime", without)]):
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_function(f"typeof ({FIRST_PAINT}) === 'number'", timeout=LOAD_TIMEOUT_MS, polling=50)
+        paints[name].append(round(page.evaluate(FIRST_PAINT)))
+        context.close()
     medians = {name: statistics.median(runs) for name, runs in paints.items()}
     return {
         "ms": paints,

@@ -31,6 +31,9 @@ WITHOUT_ISOLATION = "window.coi = { shouldRegister: () => false };"
 """An init script: coi-serviceworker's own switch, so the page stays without cross-origin
 isolation, as in a browser where the service worker cannot register (and Playwright's routes
 see every request: no service worker answers them)."""
+SERVICE_WORKER_CONTROLS = "navigator.serviceWorker.controller !== null"
+"""True once the site's service worker is active and controls the page: every page loaded from
+then on is cross-origin isolated (web/isolation/coi-serviceworker.js)."""
 LOAD_TIMEOUT_MS = 120_000
 BLOCK_TIMEOUT_MS = 300_000
 
@@ -53,7 +56,7 @@ def become_isolated(page) -> None:
     """Wait for the service worker to be active, then reload, as a reader's next visit would be."""
     if page.evaluate("window.crossOriginIsolated"):
         return
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=LOAD_TIMEOUT_MS)
+    page.wait_for_function(SERVICE_WORKER_CONTROLS, timeout=LOAD_TIMEOUT_MS)
     page.reload()
     page.wait_for_function("window.crossOriginIsolated === true", timeout=LOAD_TIMEOUT_MS)
 

@@ -14,6 +14,7 @@ import pytest
 from pages import (
     BLOCK_TIMEOUT_MS,
     LOAD_TIMEOUT_MS,
+    SERVICE_WORKER_CONTROLS,
     WITHOUT_ISOLATION,
     block,
     block_result,
@@ -120,7 +121,7 @@ def test_a_first_visit_shows_its_page_once_and_the_next_link_loads_an_isolated_p
     [note] = block_result(site_page, 0)["notes"]
     assert "Stopped by restarting Python (it cannot be interrupted on the first page of a visit)" in note
     wait_until_ready(site_page)
-    site_page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=LOAD_TIMEOUT_MS)
+    site_page.wait_for_function(SERVICE_WORKER_CONTROLS, timeout=LOAD_TIMEOUT_MS)
     site_page.evaluate("window.sameDocument = true")
     section = site_page.locator(".md-sidebar--secondary a.md-nav__link:visible").first
     section.click()  # a link within the page scrolls, as before

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from cpu import cores_busy
-from pages import READ_RESULT, float_differences, page_url, runnable_pages
+from pages import READ_RESULT, SERVICE_WORKER_CONTROLS, float_differences, page_url, runnable_pages
 
 from scratchgrad.exercises import by_id
 
@@ -74,7 +74,7 @@ def run_block(engine, index: int) -> dict:
     return wait_for_run(engine, index, start_block(engine, index))
 
 
-def replace_code(engine, container: str, code: str) -> None:
+def paste_code(engine, container: str, code: str) -> None:
     """Replace everything in the editor inside `container` (a JS expression) with `code`, as a
     paste over a full selection does.
 
@@ -90,14 +90,14 @@ def replace_code(engine, container: str, code: str) -> None:
 
 def type_code(engine, index: int, code: str) -> None:
     """Replace the code of the page's block number `index`."""
-    replace_code(engine, BLOCK.format(index), code)
+    paste_code(engine, BLOCK.format(index), code)
     assert engine.evaluate(f"scratchgrad.page.blocks[{index}].code") == code
 
 
 def check_exercise(engine, exercise_id: str, code: str) -> dict:
     """Put `code` in the exercise's editor, press Check, and read the verdict and the failed lines."""
     exercise = EXERCISE.format(exercise_id)
-    replace_code(engine, exercise, code)
+    paste_code(engine, exercise, code)
     checks = f"Number({exercise}.dataset.sgChecks ?? 0)"
     before = engine.evaluate(checks)
     engine.evaluate(f"{exercise}.querySelector('.sg-button--run').click()")
@@ -143,7 +143,7 @@ def follow_link(engine, path: str) -> None:
 def open_as_a_returning_reader(engine, url: str) -> None:
     """Open `url` once the service worker is active, as every load after a reader's first page."""
     engine.goto(url)
-    engine.wait_for("navigator.serviceWorker.controller !== null", LOAD_TIMEOUT_S, "the service worker")
+    engine.wait_for(SERVICE_WORKER_CONTROLS, LOAD_TIMEOUT_S, "the service worker")
     engine.reload()
     engine.wait_for(f"{PAGE_SHOWN} && crossOriginIsolated", LOAD_TIMEOUT_S, "the page, isolated")
     wait_until_python_is_ready(engine)
@@ -164,7 +164,7 @@ def test_a_first_visit_runs_the_first_pages_blocks_as_built_and_isolates_the_nex
         assert ran["origin"] == "browser", where
         assert ran["error"] is None, f"{where}:\n{ran['error']}"
         assert float_differences(ran["printed"], built["printed"]) is not None, f"{where}: {ran['printed']!r}"
-    engine.wait_for("navigator.serviceWorker.controller !== null", LOAD_TIMEOUT_S, "the service worker")
+    engine.wait_for(SERVICE_WORKER_CONTROLS, LOAD_TIMEOUT_S, "the service worker")
     follow_link(engine, page_url("", NEXT_PAGE))
     assert engine.evaluate("crossOriginIsolated") is True, f"{engine.name}: the next page is not isolated"
     wait_until_python_is_ready(engine)
