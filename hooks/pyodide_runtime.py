@@ -10,8 +10,8 @@ It adds to the built site, without writing into ``docs/``:
   Python has started (``web/search/held-search.js``);
 * ``pyodide/`` — the Pyodide runtime files copied from the npm package (``node_modules``);
 * ``pyodide/pyodide-lock.json`` and ``pyodide/<build>/scratchgrad-….whl`` — a wheel of
-  ``src/scratchgrad`` and a lock file that lists it, so the worker can
-  ``loadPackage("scratchgrad")`` with its integrity checked (the npm package ships no
+  ``src/scratchgrad`` and a lock file that lists it with its SHA-256, so the worker can fetch
+  it with its integrity checked (``web/worker/load-scratchgrad.js``; the npm package ships no
   wheels). ``<build>`` is a digest of the package sources: a browser that cached an older
   lock file never pairs it with a newer wheel;
 * ``coi-serviceworker.js`` — ``web/isolation/coi-serviceworker.js``, a service worker that adds

@@ -3,14 +3,13 @@
 The first boot in a browser runs CPython's start-up and saves the WebAssembly memory to Cache
 Storage; later page loads restore it. These tests look at the cache from the page, reload, and
 read how the worker booted (``scratchgrad.runtime.info.bootedFrom``). Where there is no Cache
-Storage at all (a page served over plain http from another machine; here: Node), Pyodide boots
-from its files every time.
+Storage at all (a page served over plain http from another machine), Pyodide boots from its
+files every time: test_load_scratchgrad.py runs the loader in Node, which has none.
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
 from urllib.parse import parse_qs, urlsplit
 
 from pages import (
@@ -82,23 +81,3 @@ def test_a_broken_snapshot_is_dropped_and_python_boots_from_its_files(context, s
     assert any("snapshot did not restore" in warning for warning in warnings), warnings
     assert run_code(page, USES_THE_PACKAGE)["error"] is None
     assert wait_for_one_snapshot(page)["url"] == saved["url"]  # a good one replaced the broken one
-
-
-LOAD_IN_NODE = """
-const [loader, indexURL, lockFileURL] = process.argv.slice(1);
-const { loadScratchgrad } = await import(loader);
-const { pyodide, bootedFrom } = await loadScratchgrad({ indexURL, lockFileURL });
-const value = pyodide.runPython("from scratchgrad import Value; str(Value(2.0) * 3)");
-console.log(JSON.stringify({ bootedFrom, hasCaches: typeof caches !== "undefined", value }));
-"""
-
-
-def test_without_cache_storage_python_boots_from_its_files_and_loads_the_package(site_dir):
-    loader = (ROOT / "web" / "worker" / "load-scratchgrad.js").as_uri()
-    index_url = f"{ROOT / 'node_modules' / 'pyodide'}/"
-    lock_file = site_dir / "pyodide" / "pyodide-lock.json"
-    command = ["node", "--input-type=module", "-e", LOAD_IN_NODE, loader, index_url, str(lock_file)]
-    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr
-    answer = json.loads(result.stdout.strip().splitlines()[-1])
-    assert answer == {"bootedFrom": "files", "hasCaches": False, "value": "Value(data=6.0000, grad=0.0000)"}
