@@ -222,7 +222,7 @@ def measure_sizes(browser, site_dir: Path, site_page: str) -> dict:
 
 
 RUNTIME_TAGS = (
-    re.compile(r'<script src="[./]*coi-serviceworker\.js"></script>'),
+    re.compile(r'<script async src="[./]*coi-serviceworker\.js"></script>'),
     re.compile(r'<script data-runner="[^"]*">.*?</script>', re.S),
     re.compile(r'<script type="module" async src="[./]*javascripts/runner\.js"></script>'),
     re.compile(r'<link rel="stylesheet" href="[./]*javascripts/runner\.css">'),

@@ -125,18 +125,21 @@ def on_files(files: Files, config) -> Files:
 
 
 def on_post_page(output: str, page, config) -> str:
-    """Put the scripts into ``<head>``: the service worker first, then the early start, the runner last.
+    """Put the scripts into ``<head>``: the early start first, the service worker, the runner last.
 
+    The early start (a page with runnable blocks only) is an inline script: the worker is
+    launched as soon as the browser reads it. The service worker's script is ``async``: it only
+    registers the worker (for the next page), so nothing waits for it.
     Material's search worker is started through the site's (``web/search/held-search.js``).
     """
     output = hold_search(output, page.url)
     runner = get_relative_url("javascripts/runner.js", page.url)
     output = output.replace("</head>", f'<script type="module" async src="{runner}"></script></head>', 1)
-    service_worker = get_relative_url("coi-serviceworker.js", page.url)
-    first_things = f'<script src="{service_worker}"></script>'
+    first_things = ""
     if 'class="sg-runnable"' in output:
         script = early_start_script(config.extra["pyodide_index_url"], config.extra["pyodide_build_id"])
         first_things += f'<script data-runner="{runner}">{script}</script>'
+    first_things += f'<script async src="{get_relative_url("coi-serviceworker.js", page.url)}"></script>'
     first = re.search(r"<meta charset=[^>]*>", output) or re.search(r"<head[^>]*>", output)
     return output[: first.end()] + first_things + output[first.end() :]  # the charset stays first
 

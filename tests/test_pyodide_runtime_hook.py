@@ -60,19 +60,19 @@ def test_on_config_adds_the_runners_css_and_no_script_at_the_end_of_body(hook):
     assert config.extra["pyodide_index_url"] is None
 
 
-def test_every_page_registers_the_service_worker_first_and_loads_the_runner_from_its_head(hook):
+def test_every_page_registers_the_service_worker_without_waiting_and_loads_the_runner_from_its_head(hook):
     page = SimpleNamespace(url="chapters/derivatives/")
     config = SimpleNamespace(extra={"pyodide_index_url": None})
     html = hook.on_post_page(
         '<html><head><meta charset="utf-8"><title>t</title></head><body></body></html>', page, config
     )
-    service_worker = '<script src="../../coi-serviceworker.js"></script>'
+    service_worker = '<script async src="../../coi-serviceworker.js"></script>'
     assert html.startswith(f'<html><head><meta charset="utf-8">{service_worker}')
     assert '<script type="module" async src="../../javascripts/runner.js"></script></head>' in html
     assert "data-runner" not in html  # no runnable block: Python starts only if the reader goes on
 
 
-def test_a_page_with_runnable_blocks_launches_python_right_after_its_charset(hook):
+def test_a_page_with_runnable_blocks_launches_python_right_after_its_charset_then_registers(hook):
     page = SimpleNamespace(url="chapters/derivatives/")
     config = SimpleNamespace(extra={"pyodide_index_url": None, "pyodide_build_id": "build1234"})
     body = '<div class="sg-runnable" data-sg-code="x"></div>'
@@ -81,9 +81,9 @@ def test_a_page_with_runnable_blocks_launches_python_right_after_its_charset(hoo
     )
     head = html.split("</head>")[0]
     assert head.startswith(
-        '<html><head><meta charset="utf-8"><script src="../../coi-serviceworker.js"></script>'
-        '<script data-runner="../../javascripts/runner.js">'
+        '<html><head><meta charset="utf-8"><script data-runner="../../javascripts/runner.js">'
     )
+    assert head.index("data-runner") < head.index('<script async src="../../coi-serviceworker.js"></script>')
     assert head.index("data-runner") < head.index("<title>")  # before anything else in <head>
     assert "pyodide-lock.json?build=build1234" in head  # the inline script names this build's lock file
     assert head.endswith('<script type="module" async src="../../javascripts/runner.js"></script>')
