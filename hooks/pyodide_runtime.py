@@ -234,7 +234,7 @@ def bundle(index_url: str | None, build_id: str) -> dict[str, bytes]:
     a build with the same ones — every test site, every `mkdocs serve` rebuild after a docs edit —
     reads the earlier bundle from ``build/web-bundles/<digest>`` instead of running esbuild again.
     """
-    digest = hashlib.sha256(json.dumps([index_url, build_id, block_constants()]).encode())
+    digest = hashlib.sha256(json.dumps(defines(index_url, build_id)).encode())
     digest.update(Path(__file__).read_bytes())  # a test's mini site runs a copy of this hook
     for file in [ROOT / "package-lock.json", *sorted(WEB.rglob("*"))]:
         if file.is_file():
@@ -266,27 +266,34 @@ def early_start_script(index_url: str | None, build_id: str) -> str:
     return files["early-start.js"].decode().strip()
 
 
-def block_constants() -> dict[str, str]:
-    """What the page's JavaScript needs to know of a runnable block, from the module that defines it."""
-    blocks = importlib.import_module("scratchgrad.blocks")  # at build time: the package as it is now
+def defines(index_url: str | None, build_id: str) -> dict[str, object]:
+    """The values esbuild writes into the bundle: where Python comes from, and what the page's
+    JavaScript needs to know of the package, from the modules that define it (at build time: the
+    package as it is now, the same as in the wheel of this build)."""
+    blocks = importlib.import_module("scratchgrad.blocks")
+    panel = importlib.import_module("scratchgrad.playground.panel")
     return {
+        "PYODIDE_INDEX_URL": index_url,
+        "RUNTIME_BUILD_ID": build_id,
         "BLOCK_DOT_MIME_TYPE": blocks.DOT_MIME_TYPE,
         "BLOCK_STUDY_MIME_TYPE": blocks.STUDY_MIME_TYPE,
         "BLOCK_CURVE_MIME_TYPE": blocks.CURVE_MIME_TYPE,
         "BLOCK_FILENAME_FORMAT": blocks.FILENAME_FORMAT,
+        # The playground's fields and presets: a panel builds its whole settings form as the page
+        # loads, so that it does not grow once Python has started (web/playground/panel.js).
+        "PLAYGROUND_DESCRIPTION": json.loads(panel.describe()),
     }
 
 
 def esbuild(entry_points: dict[str, Path], options: list[str], index_url: str | None, build_id: str):
     """Run esbuild on `entry_points` with the runtime's defines; returns {file name: content}."""
-    defines = {"PYODIDE_INDEX_URL": index_url, "RUNTIME_BUILD_ID": build_id, **block_constants()}
     with tempfile.TemporaryDirectory() as out:
         run([
             NODE_MODULES / ".bin" / "esbuild",
             *(f"{name}={path}" for name, path in entry_points.items()),
             *options, "--bundle", "--target=es2022", "--minify",
             "--log-level=warning", f"--outdir={out}",
-            *(f"--define:{name}={json.dumps(value)}" for name, value in defines.items()),
+            *(f"--define:{name}={json.dumps(value)}" for name, value in defines(index_url, build_id).items()),
         ])  # fmt: skip
         return {path.name: path.read_bytes() for path in sorted(Path(out).iterdir())}
 

@@ -407,6 +407,38 @@ def test_a_compact_panel_trains_its_preset_and_links_to_the_playground(context, 
     assert "?" not in page.url  # compact panels leave the URL alone
 
 
+PLACEHOLDER_WIDTHS = [360, 412, 600, 1280]  # a panel's three layouts: phone, tablet, desktop
+PLACE_TOLERANCE = 0.06  # of the built panel's height (a compact panel's settings wrap in steps)
+HEIGHTS = """([built, compact]) => {
+  const panel = document.querySelector(built);
+  const placeholder = document.createElement('div');  // as the page has it before the script runs
+  placeholder.className = 'sg-playground';
+  placeholder.toggleAttribute('data-compact', compact);
+  placeholder.innerHTML = '<p>With JavaScript and WebAssembly on, a live training panel appears here.</p>';
+  panel.after(placeholder);
+  const heights = [panel, placeholder].map((element) => element.getBoundingClientRect().height);
+  placeholder.remove();
+  return heights;
+}"""
+
+
+@pytest.mark.parametrize(("chapter", "built"), [("playground.md", "--full"), ("training.md", "--compact")])
+def test_a_panels_placeholder_holds_the_place_of_the_built_panel(context, site_url, chapter, built):
+    """Before the script builds a panel, its placeholder is as high as the panel will be
+    (web/playground/playground.css): the text below does not move when the panel appears."""
+    page = context.new_page()
+    page.goto(page_url(site_url, chapter))
+    panel = f".sg-playground{built}"
+    page.locator(panel).scroll_into_view_if_needed()  # panels start Python once they come near the view
+    page.wait_for_selector(f"{panel}[data-sg-state=paused]", timeout=LOAD_TIMEOUT_MS)
+    for width in PLACEHOLDER_WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        built_height, placeholder_height = page.evaluate(HEIGHTS, [panel, built == "--compact"])
+        assert abs(placeholder_height - built_height) <= PLACE_TOLERANCE * built_height, (
+            f"{panel} at {width} px: built {built_height:.0f} px high, placeholder {placeholder_height:.0f}"
+        )
+
+
 def test_every_chapter_panel_starts_and_steps(context, site_url):
     """Each compact panel the chapters embed (see /work/notes/playground-embed.md) loads and steps.
 

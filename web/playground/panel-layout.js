@@ -1,8 +1,7 @@
 // The fixed parts of a playground panel: the bar (buttons, numbers, status), the two views with
 // their captions, the note, and for a compact panel the link to the full Playground.
 //
-// Built once per panel; panel.js fills them in. The settings form and "Show the code" join
-// later, once Python has described the fields (panel.js).
+// Built once per panel; panel.js fills them in and adds the settings form and "Show the code".
 
 /**
  * Empty `element` and build the panel's parts in it.

@@ -5,6 +5,11 @@
 // (url-history.js), and a URL only ever fills in the settings — training starts when the reader
 // presses Play. A compact panel (embedded in a chapter) leaves the URL alone and links to the
 // full one. Which buttons work in which state: panel-states.js; the panel's parts: panel-layout.js.
+// The whole panel, settings included, is built as the page loads (the fields and presets come
+// with the bundle: PLAYGROUND_DESCRIPTION, from scratchgrad.playground.panel.describe at build
+// time), so it keeps its size when Python has started and the text below it does not move.
+
+/* global PLAYGROUND_DESCRIPTION */
 
 import { allPassed } from "../page/exercise-work.js";
 import { BoundaryView } from "./boundary-view.js";
@@ -26,7 +31,6 @@ export class PlaygroundPanel {
   id = nextPanelId++;
   full;
   #worker;
-  #runtime;
   #parts;
   #form = null;
   #code = null;
@@ -40,6 +44,7 @@ export class PlaygroundPanel {
   #view = null;
   #drawRequested = false;
   #cleanups = [];
+  #started = null;
 
   /**
    * @param {HTMLElement} element a div.sg-playground, written by hand in a chapter: data-preset
@@ -53,7 +58,6 @@ export class PlaygroundPanel {
     this.element = element;
     this.full = !element.hasAttribute("data-compact");
     this.#worker = worker;
-    this.#runtime = runtime;
     element.classList.add("sg-playground--enhanced", this.full ? "sg-playground--full" : "sg-playground--compact");
     element.sgPlayground = this; // a handle for tests and the curious
     this.#parts = buildPanelLayout(element, {
@@ -65,6 +69,18 @@ export class PlaygroundPanel {
     if (this.#parts.link) this.#parts.link.href = playgroundURL();
     this.#boundary = new BoundaryView(this.#parts.boundary);
     this.#chart = new LossChart(this.#parts.chart);
+    const listed = element.dataset.controls?.split(",").map((name) => name.trim());
+    const shown = this.full ? null : (listed ?? COMPACT_CONTROLS);
+    this.#form = new SettingsForm(PLAYGROUND_DESCRIPTION.fields, shown, () => this.#applyForm());
+    this.#code = new CodeView(
+      (steps) => this.#loadCode(steps),
+      runtime,
+      () => this.#codePrelude(),
+    );
+    this.#parts.body.prepend(this.#form.element);
+    this.#parts.note.after(this.#code.element);
+    this.#form.fill(PLAYGROUND_DESCRIPTION.presets[this.#presetName()] ?? "");
+    this.#form.fill(this.#initialQuery()); // what start() will configure: the settings shown while Python loads
     this.#setState(PANEL_STATE.loading, "Loading Python (Pyodide) for the playground…");
     this.#cleanups.push(worker.listen(this.id, (message) => this.#onStream(message)));
     const redraw = () => this.#requestDraw();
@@ -96,35 +112,36 @@ export class PlaygroundPanel {
     return this.#state;
   }
 
-  /** Start Python (if needed), build the controls and load the initial settings. */
-  async start() {
-    let described;
+  /** Start Python (if needed) and load the initial settings; once, however often it is called. */
+  start() {
+    this.#started ??= this.#start();
+    return this.#started;
+  }
+
+  async #start() {
     try {
-      ({ described } = await this.#worker.start());
+      await this.#worker.start();
     } catch (error) {
       this.#setState(PANEL_STATE.failed, error.message);
       return;
     }
     if (this.#state === PANEL_STATE.disposed) return;
-    const listed = this.element.dataset.controls?.split(",").map((name) => name.trim());
-    const shown = this.full ? null : (listed ?? COMPACT_CONTROLS);
-    this.#form = new SettingsForm(described.fields, shown, () => this.#applyForm());
-    this.#code = new CodeView(
-      (steps) => this.#loadCode(steps),
-      this.#runtime,
-      () => this.#codePrelude(),
-    );
-    this.#parts.body.prepend(this.#form.element);
-    this.#parts.note.after(this.#code.element);
-    const preset = this.element.dataset.preset || DEFAULT_PRESET;
-    this.#form.fill(described.presets[preset] ?? "");
+    const preset = this.#presetName();
     if (this.full) {
       const onPopState = () => this.#configure(settingsInURL(), preset, "none");
       addEventListener("popstate", onPopState);
       this.#cleanups.push(() => removeEventListener("popstate", onPopState));
     }
-    const query = (this.full && settingsInURL()) || this.element.dataset.settings || "";
-    await this.#configure(query, preset, "replace");
+    await this.#configure(this.#initialQuery(), preset, "replace");
+  }
+
+  #presetName() {
+    return this.element.dataset.preset || DEFAULT_PRESET;
+  }
+
+  /** The settings read on top of the preset first: the page URL's (full panel), else data-settings. */
+  #initialQuery() {
+    return (this.full && settingsInURL()) || this.element.dataset.settings || "";
   }
 
   async play() {
@@ -214,6 +231,7 @@ export class PlaygroundPanel {
   }
 
   async #loadCode(steps) {
+    await this.start(); // "Show the code" opened before Python was ready waits for it
     return (await this.#request("code", { steps })).code;
   }
 

@@ -65,7 +65,7 @@ class PlaygroundWorker {
     this.#files = files;
   }
 
-  /** Start the worker (once): resolves with {described, startupMs, bootedFrom}, rejects with a reason. */
+  /** Start the worker (once): resolves with {startupMs, bootedFrom}, rejects with a reason. */
   start() {
     this.#launch ??= launchPythonWorker(this.#files, {
       name: "the playground's worker",

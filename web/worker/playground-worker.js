@@ -29,7 +29,6 @@ async function start({ indexURL, lockFileURL }) {
   const { pyodide, bootedFrom } = await loadScratchgrad({ indexURL, lockFileURL });
   playground = pyodide.pyimport("scratchgrad.playground.panel");
   return {
-    described: JSON.parse(playground.describe()),
     startupMs: Math.round(performance.now() - started),
     bootedFrom,
   };

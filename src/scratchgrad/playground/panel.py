@@ -39,7 +39,11 @@ __all__ = ["PanelSession", "describe"]
 
 
 def describe() -> str:
-    """The fields (for building the controls) and the presets (as query strings), as JSON."""
+    """The fields (for building the controls) and the presets (as query strings), as JSON.
+
+    Read at build time (hooks/pyodide_runtime.py bundles it into the page's JavaScript), so a
+    panel builds its whole settings form before its Python has started.
+    """
     return _json(
         {
             "fields": [spec.describe() for spec in FIELDS],
