@@ -258,9 +258,16 @@ def booted_from(page) -> str:
 
 def wait_for_one_snapshot(page) -> dict:
     """The snapshot in Cache Storage ({url, bytes}), once saved (the worker saves it after it is ready)."""
+    # wait_for_function takes a returned promise for a truthy answer, whatever it resolves to:
+    # each poll starts a look into Cache Storage and answers with the previous one's result.
     page.wait_for_function(
-        f"({SAVED_SNAPSHOTS})().then((saved) => saved.length === 1 && saved[0].bytes > 1e6)",
+        f"""() => {{
+          ({SAVED_SNAPSHOTS})().then((saved) => (globalThis.sgSavedSnapshots = saved));
+          const saved = globalThis.sgSavedSnapshots;
+          return saved?.length === 1 && saved[0].bytes > 1e6;
+        }}""",
         timeout=LOAD_TIMEOUT_MS,
+        polling=200,  # each look reads the whole snapshot
     )
     [saved] = page.evaluate(SAVED_SNAPSHOTS)
     return saved
