@@ -234,7 +234,8 @@ def bundle(index_url: str | None, build_id: str) -> dict[str, bytes]:
     a build with the same ones — every test site, every `mkdocs serve` rebuild after a docs edit —
     reads the earlier bundle from ``build/web-bundles/<digest>`` instead of running esbuild again.
     """
-    digest = hashlib.sha256(json.dumps(defines(index_url, build_id)).encode())
+    values = defines(index_url, build_id)
+    digest = hashlib.sha256(json.dumps(values).encode())
     digest.update(Path(__file__).read_bytes())  # a test's mini site runs a copy of this hook
     for file in [ROOT / "package-lock.json", *sorted(WEB.rglob("*"))]:
         if file.is_file():
@@ -243,9 +244,9 @@ def bundle(index_url: str | None, build_id: str) -> dict[str, bytes]:
     if not cached.is_dir():
         # The page's runner is split into chunks that each feature loads when a page has it; each
         # worker is one file, so that it starts with one request instead of a round trip more.
-        page = esbuild(PAGE_ENTRY_POINTS, ["--format=esm", "--splitting", "--sourcemap"], index_url, build_id)
-        files = page | esbuild(WORKER_ENTRY_POINTS, ["--format=esm", "--sourcemap"], index_url, build_id)
-        files |= esbuild(CLASSIC_WORKER_ENTRY_POINTS, ["--format=iife", "--sourcemap"], index_url, build_id)
+        page = esbuild(PAGE_ENTRY_POINTS, ["--format=esm", "--splitting", "--sourcemap"], values)
+        files = page | esbuild(WORKER_ENTRY_POINTS, ["--format=esm", "--sourcemap"], values)
+        files |= esbuild(CLASSIC_WORKER_ENTRY_POINTS, ["--format=iife", "--sourcemap"], values)
         BUNDLES.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=BUNDLES) as scratch:
             for name, content in files.items():
@@ -262,7 +263,7 @@ def bundle(index_url: str | None, build_id: str) -> dict[str, bytes]:
 @functools.cache
 def early_start_script(index_url: str | None, build_id: str) -> str:
     """``web/boot/early-start.js`` bundled as a classic script, to inline into ``<head>``."""
-    files = esbuild({"early-start": EARLY_START}, ["--format=iife"], index_url, build_id)
+    files = esbuild({"early-start": EARLY_START}, ["--format=iife"], defines(index_url, build_id))
     return files["early-start.js"].decode().strip()
 
 
@@ -285,15 +286,15 @@ def defines(index_url: str | None, build_id: str) -> dict[str, object]:
     }
 
 
-def esbuild(entry_points: dict[str, Path], options: list[str], index_url: str | None, build_id: str):
-    """Run esbuild on `entry_points` with the runtime's defines; returns {file name: content}."""
+def esbuild(entry_points: dict[str, Path], options: list[str], values: dict[str, object]):
+    """Run esbuild on `entry_points` with the runtime's `defines`; returns {file name: content}."""
     with tempfile.TemporaryDirectory() as out:
         run([
             NODE_MODULES / ".bin" / "esbuild",
             *(f"{name}={path}" for name, path in entry_points.items()),
             *options, "--bundle", "--target=es2022", "--minify",
             "--log-level=warning", f"--outdir={out}",
-            *(f"--define:{name}={json.dumps(value)}" for name, value in defines(index_url, build_id).items()),
+            *(f"--define:{name}={json.dumps(value)}" for name, value in values.items()),
         ])  # fmt: skip
         return {path.name: path.read_bytes() for path in sorted(Path(out).iterdir())}
 
