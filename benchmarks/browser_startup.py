@@ -13,6 +13,9 @@
    browser context, from the click to ready (a reader's first page: the service worker registers
    while it is shown, and the page is not isolated): ``--cold-repeats`` first visits of each
    (default 3), alternating, medians compared. The bare page has no service worker at all.
+   Cold visits also open a second bare page that runs the same ``loadPyodide()`` in a module
+   worker, as the site does: it splits the site's overhead into what a worker costs and what
+   the page adds (its own rendering and scripts, on the same cores as Pyodide's start).
    Also: following a link to the next chapter inside the site (Material's instant navigation),
    from the click to the new page's "ready" status: the worker lives on.
 2. Click Run → first output of ``print(1)`` on a ready page, from the click handler to the
@@ -21,8 +24,8 @@
    script, worker and stylesheet the page requested, plus the Graphviz worker, which loads only
    when a block draws a graph.
 4. First visits in Firefox ESR and WebKitGTK (tests/engines/engines.py drives them) the same way:
-   from a fresh profile, navigation → ready, the site against the bare page, side by side in the
-   same browser.
+   from a fresh profile, navigation → ready, the site against both bare pages, side by side in
+   the same browser.
 5. Lighthouse (npm ``lighthouse``, Debian's Chromium): performance and best-practices scores of
    the home page, a chapter and the Playground (mobile emulation, Lighthouse's default), with
    FCP, LCP and layout shift, medians of three runs each.
@@ -80,6 +83,30 @@ BARE_PAGE = """<!doctype html>
   window.bareReadyAt = performance.now();
 </script>
 """
+# The same boot in a module worker, as the site boots it: the site's overhead over this one is
+# what the page itself adds (its rendering, its scripts), apart from what a worker costs.
+BARE_WORKER_PATH = "/bare-pyodide-worker.html"
+BARE_WORKER_PAGE = """<!doctype html>
+<meta charset="utf-8">
+<title>bare loadPyodide in a module worker</title>
+<script type="module">
+  const worker = new Worker("/bare-pyodide-worker.js", { type: "module" });
+  worker.onmessage = () => (window.bareReadyAt = performance.now());
+  worker.postMessage(new URL("/pyodide/", location.href).href);
+</script>
+"""
+BARE_WORKER_SCRIPT = """
+self.onmessage = async ({ data: indexURL }) => {
+  const { loadPyodide } = await import(indexURL + "pyodide.mjs");
+  await loadPyodide({ indexURL });
+  self.postMessage("ready");
+};
+"""
+BARE_FILES = {
+    BARE_PATH: BARE_PAGE,
+    BARE_WORKER_PATH: BARE_WORKER_PAGE,
+    "/bare-pyodide-worker.js": BARE_WORKER_SCRIPT,
+}
 SITE_READY = "scratchgrad.runtime.timings.readyAt"
 BARE_READY = "window.bareReadyAt"
 FIRST_OUTPUT = """
@@ -133,22 +160,29 @@ def alternating(repeats: int, measured: list):
         yield from measured if repeat % 2 == 0 else reversed(measured)
 
 
-def cold_pairs(repeats: int, site_page: str, bare_page: str):
-    """(name, url, ready) for `repeats` first visits of each page, alternating which goes first."""
-    return alternating(repeats, [("site", site_page, SITE_READY), ("bare", bare_page, BARE_READY)])
+def cold_pairs(repeats: int, site_page: str, base: str):
+    """(name, url, ready) for `repeats` first visits of the site's page and of both bare pages
+    (on the main thread, in a worker), alternating which goes first."""
+    measured = [("site", site_page, SITE_READY), ("bare", base + BARE_PATH.lstrip("/"), BARE_READY),
+                ("bare_worker", base + BARE_WORKER_PATH.lstrip("/"), BARE_READY)]  # fmt: skip
+    return alternating(repeats, measured)
 
 
 def cold_summary(cold: dict[str, list[int]]) -> dict:
-    """The runs of each page, their medians and the site's overhead over the bare page."""
+    """The runs of each page, their medians, the site's overhead over the bare page (the
+    target), over the bare worker (what the page adds), and what the worker alone costs."""
     medians = {name: statistics.median(runs) for name, runs in cold.items()}
     return {"cold_ms": cold, "cold_median_ms": medians,
-            "cold_overhead": round(medians["site"] / medians["bare"] - 1, 3)}  # fmt: skip
+            "cold_overhead": round(medians["site"] / medians["bare"] - 1, 3),
+            "cold_overhead_over_worker": round(medians["site"] / medians["bare_worker"] - 1, 3),
+            "cold_worker_cost": round(medians["bare_worker"] / medians["bare"] - 1, 3)}  # fmt: skip
 
 
-def measure_start_up(browser, site_page: str, bare_page: str, next_page: str, repeats: int,
+def measure_start_up(browser, site_page: str, base: str, next_page: str, repeats: int,
                      cold_repeats: int) -> dict:  # fmt: skip
-    cold = {"site": [], "bare": []}
-    for name, url, ready in cold_pairs(cold_repeats, site_page, bare_page):
+    bare_page = base + BARE_PATH.lstrip("/")
+    cold = {"site": [], "bare": [], "bare_worker": []}
+    for name, url, ready in cold_pairs(cold_repeats, site_page, base):
         context = browser.new_context()
         started = time.monotonic()
         page = context.new_page()
@@ -257,8 +291,8 @@ def measure_first_paint(browser, with_runtime: str, without: str, repeats: int) 
     }
 
 
-def measure_cold_in_engines(site_page: str, bare_page: str, cold_repeats: int) -> dict:
-    """Per engine, first visits from a fresh profile: navigation → ready, site and bare page."""
+def measure_cold_in_engines(site_page: str, base: str, cold_repeats: int) -> dict:
+    """Per engine, first visits from a fresh profile: navigation → ready, site and bare pages."""
     results = {}
     for name, engine_class in ENGINES.items():
         try:
@@ -267,8 +301,8 @@ def measure_cold_in_engines(site_page: str, bare_page: str, cold_repeats: int) -
             results[name] = {"missing": str(missing)}
             continue
         try:
-            cold = {"site": [], "bare": []}
-            for label, url, ready in cold_pairs(cold_repeats, site_page, bare_page):
+            cold = {"site": [], "bare": [], "bare_worker": []}
+            for label, url, ready in cold_pairs(cold_repeats, site_page, base):
                 engine.fresh()
                 started = time.monotonic()
                 engine.goto(url)
@@ -353,6 +387,9 @@ def report(results: dict) -> None:
         median, runs = engine["cold_median_ms"], engine["cold_ms"]
         print(f"  {name:9}: site {median['site']:>6.0f} ms, bare {median['bare']:>6.0f} ms, "
               f"overhead {engine['cold_overhead']:+.1%}  (target ≤ +15 %)  runs {runs}")  # fmt: skip
+        worker_cost, page_adds = engine["cold_worker_cost"], engine["cold_overhead_over_worker"]
+        print(f"  {'':9}  bare in a worker {median['bare_worker']:>6.0f} ms "
+              f"({worker_cost:+.1%} for the worker): the page adds {page_adds:+.1%}")  # fmt: skip
     paint = results["first_paint"]
     medians = paint["median_ms"]
     print("\nFirst contentful paint of a chapter, first visit, median:")
@@ -383,17 +420,17 @@ def main() -> None:
         chapter_html = (site_dir / page_url("", first) / "index.html").read_text(encoding="utf-8")
         stripped_path = f"/{page_url('', first)}without-runtime.html"  # beside it: the same relative links
         server = serve_site(
-            site_dir, extra_pages={BARE_PATH: BARE_PAGE, stripped_path: without_runtime(chapter_html)}
+            site_dir, extra_pages={**BARE_FILES, stripped_path: without_runtime(chapter_html)}
         )
         base = f"http://127.0.0.1:{server.server_port}/"
-        site_page, bare_page = page_url(base, first), base + BARE_PATH.lstrip("/")
+        site_page = page_url(base, first)
         try:
             with sync_playwright() as playwright:
                 browser = launch_chromium(playwright)
                 results = {
                     "page": site_page.removeprefix(base),
                     "start_up": measure_start_up(
-                        browser, site_page, bare_page, page_url("", second), args.repeats, args.cold_repeats
+                        browser, site_page, base, page_url("", second), args.repeats, args.cold_repeats
                     ),
                     "first_output": measure_first_output(browser, site_page, 2 * args.repeats),
                     "sizes": measure_sizes(browser, site_dir, site_page),
@@ -402,7 +439,7 @@ def main() -> None:
                     ),
                 }
                 browser.close()
-            results["engines"] = measure_cold_in_engines(site_page, bare_page, args.cold_repeats)
+            results["engines"] = measure_cold_in_engines(site_page, base, args.cold_repeats)
             results["lighthouse"] = lighthouse_scores(
                 {"home": base, "chapter": site_page, "playground": base + "playground/"}
             )
