@@ -33,6 +33,10 @@
    runtime taken out (the service worker's script, the early start, runner.js and runner.css):
    what the runtime delays the page's first paint by. Chromium, cold, alternating.
 
+The site is served from 127.0.0.1 with its text gzipped (HTML, CSS, JavaScript, JSON), as a
+static host sends it; Pyodide's WebAssembly and zip files as they are, for the site and the bare
+pages alike (harness.StaticFiles).
+
 Targets (issue 4): start-up overhead ≤ 15 %, first output ≤ 100 ms, JS + CSS ≤ 300 KB gzip.
 Results go to benchmarks/results/browser_startup.json. Timings on a shared machine are noisy;
 the load average is printed with them.
@@ -420,8 +424,8 @@ def main() -> None:
         chapter_html = (site_dir / page_url("", first) / "index.html").read_text(encoding="utf-8")
         stripped_path = f"/{page_url('', first)}without-runtime.html"  # beside it: the same relative links
         server = serve_site(
-            site_dir, extra_pages={**BARE_FILES, stripped_path: without_runtime(chapter_html)}
-        )
+            site_dir, extra_pages={**BARE_FILES, stripped_path: without_runtime(chapter_html)}, compress=True
+        )  # gzipped text, as any real host sends it: Lighthouse weighs what a reader downloads
         base = f"http://127.0.0.1:{server.server_port}/"
         site_page = page_url(base, first)
         try:

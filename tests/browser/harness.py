@@ -7,7 +7,9 @@ COOP/COEP headers, so cross-origin isolation comes from the site's own service w
 
 from __future__ import annotations
 
+import email.utils
 import functools
+import gzip
 import http.server
 import mimetypes
 import re
@@ -47,11 +49,15 @@ class StaticFiles(http.server.SimpleHTTPRequestHandler):
     navigation only follows links to the host and port its sitemap names. This server answers
     on another port, so it serves sitemap.xml with its own address, as if deployed there.
     `extra_pages` ({path: text}) adds files that are not part of the site (a benchmark's bare
-    Pyodide page).
+    Pyodide page). With `compress`, text files (HTML, CSS, JavaScript, JSON, XML, SVG) go out
+    gzipped to a browser that accepts it, as every real static host sends them: the benchmark
+    serves the site so, so that Lighthouse weighs what a reader downloads. Pyodide's WebAssembly
+    and zip files, and the wheel, go out as they are.
     """
 
-    def __init__(self, *args: object, extra_pages: dict[str, str], **kwargs: object) -> None:
+    def __init__(self, *args: object, extra_pages: dict[str, str], compress: bool, **kwargs: object) -> None:
         self.extra_pages = extra_pages
+        self.compress = compress
         super().__init__(*args, **kwargs)
 
     def do_GET(self) -> None:
@@ -63,8 +69,36 @@ class StaticFiles(http.server.SimpleHTTPRequestHandler):
             own_address = f"<loc>http://127.0.0.1:{self.server.server_port}/"
             sitemap = Path(self.directory, "sitemap.xml").read_text(encoding="utf-8")
             self._send(re.sub(r"<loc>https?://[^/]+/", own_address, sitemap).encode(), "application/xml")
-        else:
+        elif not self._sent_compressed():
             super().do_GET()
+
+    def _sent_compressed(self) -> bool:
+        """Answer with the gzipped file, or 304, if compressing applies; otherwise send nothing."""
+        accepts_gzip = "gzip" in self.headers.get("Accept-Encoding", "")
+        path = Path(self.translate_path(self.path))
+        if path.is_dir() and self.path.split("?")[0].endswith("/"):
+            path = path / "index.html"  # a directory without its slash: the parent class redirects
+        if not (self.compress and accepts_gzip and path.is_file()):
+            return False
+        content_type = self.guess_type(str(path))
+        if not content_type.startswith(COMPRESSIBLE):
+            return False
+        modified = int(path.stat().st_mtime)
+        since = self.headers.get("If-Modified-Since")
+        if since and email.utils.parsedate_to_datetime(since).timestamp() >= modified:
+            self.send_response(304)
+            self.end_headers()
+            return True
+        body = gzipped(path, modified)
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Last-Modified", self.date_time_string(modified))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        self.wfile.write(body)
+        return True
 
     def _send(self, body: bytes, content_type: str) -> None:
         self.send_response(200)
@@ -75,6 +109,15 @@ class StaticFiles(http.server.SimpleHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         pass  # the callers report what matters
+
+
+COMPRESSIBLE = ("text/", "application/javascript", "application/json", "application/xml", "image/svg+xml")
+
+
+@functools.cache
+def gzipped(path: Path, modified: int) -> bytes:
+    """The file at `path` (as last modified at `modified`) gzipped at level 6, made once."""
+    return gzip.compress(path.read_bytes(), compresslevel=6)
 
 
 class QuietServer(http.server.ThreadingHTTPServer):
@@ -96,8 +139,10 @@ def serve(handler: type, **kwargs: object) -> http.server.ThreadingHTTPServer:
     return server
 
 
-def serve_site(site_dir: Path, extra_pages: dict[str, str] | None = None) -> http.server.ThreadingHTTPServer:
-    return serve(StaticFiles, directory=str(site_dir), extra_pages=extra_pages or {})
+def serve_site(
+    site_dir: Path, extra_pages: dict[str, str] | None = None, compress: bool = False
+) -> http.server.ThreadingHTTPServer:
+    return serve(StaticFiles, directory=str(site_dir), extra_pages=extra_pages or {}, compress=compress)
 
 
 def stop(server: http.server.ThreadingHTTPServer) -> None:
