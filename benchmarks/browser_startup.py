@@ -45,6 +45,7 @@ the load average is printed with them.
 from __future__ import annotations
 
 import argparse
+import collections
 import gzip
 import json
 import os
@@ -176,7 +177,7 @@ def cold_summary(cold: dict[str, list[int]]) -> dict:
     """The runs of each page, their medians, the site's overhead over the bare page (the
     target), over the bare worker (what the page adds), and what the worker alone costs."""
     medians = {name: statistics.median(runs) for name, runs in cold.items()}
-    return {"cold_ms": cold, "cold_median_ms": medians,
+    return {"cold_ms": dict(cold), "cold_median_ms": medians,
             "cold_overhead": round(medians["site"] / medians["bare"] - 1, 3),
             "cold_overhead_over_worker": round(medians["site"] / medians["bare_worker"] - 1, 3),
             "cold_worker_cost": round(medians["bare_worker"] / medians["bare"] - 1, 3)}  # fmt: skip
@@ -185,7 +186,7 @@ def cold_summary(cold: dict[str, list[int]]) -> dict:
 def measure_start_up(browser, site_page: str, base: str, next_page: str, repeats: int,
                      cold_repeats: int) -> dict:  # fmt: skip
     bare_page = base + BARE_PATH.lstrip("/")
-    cold = {"site": [], "bare": [], "bare_worker": []}
+    cold = collections.defaultdict(list)  # the pages are named once, in cold_pairs
     for name, url, ready in cold_pairs(cold_repeats, site_page, base):
         context = browser.new_context()
         started = time.monotonic()
@@ -305,7 +306,7 @@ def measure_cold_in_engines(site_page: str, base: str, cold_repeats: int) -> dic
             results[name] = {"missing": str(missing)}
             continue
         try:
-            cold = {"site": [], "bare": [], "bare_worker": []}
+            cold = collections.defaultdict(list)
             for label, url, ready in cold_pairs(cold_repeats, site_page, base):
                 engine.fresh()
                 started = time.monotonic()

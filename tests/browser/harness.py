@@ -91,21 +91,16 @@ class StaticFiles(http.server.SimpleHTTPRequestHandler):
             self.send_response(304)
             self.end_headers()
             return True
-        body = gzipped(path, modified)
-        self.send_response(200)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Encoding", "gzip")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Last-Modified", self.date_time_string(modified))
-        self.send_header("Vary", "Accept-Encoding")
-        self.end_headers()
-        self.wfile.write(body)
+        headers = {"Content-Encoding": "gzip", "Last-Modified": self.date_time_string(modified)}
+        self._send(gzipped(path, modified), content_type, {**headers, "Vary": "Accept-Encoding"})
         return True
 
-    def _send(self, body: bytes, content_type: str) -> None:
+    def _send(self, body: bytes, content_type: str, headers: dict[str, str] | None = None) -> None:
         self.send_response(200)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.end_headers()
         self.wfile.write(body)
 
