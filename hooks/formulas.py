@@ -1,4 +1,4 @@
-"""MkDocs hook: formulas typeset with KaTeX at build time, from the npm package (no CDN, no JS).
+"""MkDocs hook: formulas typeset with KaTeX at build time, from the npm package (no CDN).
 
 `pymdownx.arithmatex` (``generic: true``) leaves each formula as TeX inside
 ``<span class="arithmatex">\\(...\\)</span>`` or ``<div class="arithmatex">\\[...\\]</div>``.
@@ -7,6 +7,13 @@ and writes the HTML it returns in their place; only KaTeX's stylesheet and fonts
 A formula KaTeX cannot parse fails the build and is named in the error. In the table of
 contents (plain text, in the side bar) a heading's formula is written as its bare TeX, without the
 ``\\(...\\)`` delimiters: "How small should h be?".
+
+Each formula carries two copies: the HTML that is seen and, visually hidden, the MathML that
+screen readers read. Firefox lays out the page while it is still parsing it, and a MathML
+element cut off by a network chunk (an ``<msub>`` that has its base but not yet its subscript)
+gets reported as "Invalid markup: Incorrect number of children" in the reader's console, although
+the finished element is valid. So a page with formulas keeps the MathML copies out of layout
+until it is parsed (`PARSE_GUARD`, at the top of ``<head>``); without JavaScript nothing is hidden.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
+from page_head import at_top_of_head
 
 ROOT = Path(__file__).resolve().parent.parent
 KATEX = ROOT / "node_modules" / "katex"
@@ -32,6 +40,15 @@ _FORMULA = re.compile(
 )
 _TOC_FORMULA = re.compile(r"\\\((.*?)\\\)")
 _cache: dict[tuple[str, bool], str] = {}
+
+PARSE_GUARD = (
+    "<style>.sg-parsing .katex-mathml{display:none}</style>"
+    "<script>document.documentElement.classList.add('sg-parsing');"
+    "addEventListener('DOMContentLoaded',()=>document.documentElement.classList.remove('sg-parsing'))"
+    "</script>"
+)
+"""The MathML copies wait for the end of parsing. Before any stylesheet link: an inline script
+after one would wait for that sheet and hold up the parser."""
 
 
 def on_files(files, config):
@@ -63,6 +80,13 @@ def on_page_content(html_text, page, config, files):
         last = match.end()
     pieces.append(html_text[last:])
     return "".join(pieces)
+
+
+def on_post_page(output: str, page, config) -> str:
+    """Give a page with formulas the `PARSE_GUARD`, right after its charset."""
+    if 'class="katex"' not in output:
+        return output
+    return at_top_of_head(output, PARSE_GUARD)
 
 
 def render(formulas: list[tuple[str, bool]], where: str) -> None:

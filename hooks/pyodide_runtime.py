@@ -49,6 +49,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
+from page_head import at_top_of_head
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
@@ -140,8 +141,7 @@ def on_post_page(output: str, page, config) -> str:
         script = early_start_script(config.extra["pyodide_index_url"], config.extra["pyodide_build_id"])
         first_things += f'<script data-runner="{runner}">{script}</script>'
     first_things += f'<script async src="{get_relative_url("coi-serviceworker.js", page.url)}"></script>'
-    first = re.search(r"<meta charset=[^>]*>", output) or re.search(r"<head[^>]*>", output)
-    return output[: first.end()] + first_things + output[first.end() :]  # the charset stays first
+    return at_top_of_head(output, first_things)
 
 
 def hold_search(output: str, page_url: str) -> str:

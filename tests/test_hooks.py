@@ -26,6 +26,7 @@ figures = importlib.import_module("figures")
 fresh_package = importlib.import_module("fresh_package")
 formulas = importlib.import_module("formulas")
 notebooks = importlib.import_module("notebooks")
+page_head = importlib.import_module("page_head")
 reference = importlib.import_module("reference")
 runnable = importlib.import_module("runnable")
 
@@ -246,6 +247,37 @@ def test_a_formula_katex_rejects_names_the_page() -> None:
     html = '<span class="arithmatex">\\(\\frac{1}{\\)</span>'
     with pytest.raises(PluginError, match=r"broken\.md: KaTeX cannot typeset '\\\\frac\{1\}\{'"):
         formulas.on_page_content(html, page("broken.md"), None, None)
+
+
+def test_a_page_with_formulas_keeps_their_mathml_out_of_layout_until_parsed_before_any_stylesheet() -> None:
+    html = (
+        '<html><head><meta charset="utf-8"><link rel="stylesheet" href="katex.min.css"></head>'
+        '<body><span class="katex"><span class="katex-mathml"><math></math></span></span></body></html>'
+    )
+    guarded = formulas.on_post_page(html, page("p.md"), None)
+    assert guarded.startswith(f'<html><head><meta charset="utf-8">{formulas.PARSE_GUARD}<link')
+    assert guarded.count("sg-parsing") == 3  # hidden while the class is on; on at once; off when parsed
+    assert "DOMContentLoaded" in formulas.PARSE_GUARD
+
+
+def test_a_page_without_formulas_is_left_alone() -> None:
+    html = '<html><head><meta charset="utf-8"></head><body><p>No math.</p></body></html>'
+    assert formulas.on_post_page(html, page("p.md"), None) == html
+
+
+# -- the top of <head> ------------------------------------------------------------------------
+
+
+def test_early_markup_goes_right_after_the_charset_or_else_the_head_tag() -> None:
+    assert page_head.at_top_of_head('<head><meta charset="utf-8"><title>', "<x>") == (
+        '<head><meta charset="utf-8"><x><title>'
+    )
+    assert page_head.at_top_of_head('<head lang="en"><title>', "<x>") == '<head lang="en"><x><title>'
+
+
+def test_a_page_without_a_head_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="neither <meta charset> nor <head>"):
+        page_head.at_top_of_head("<p>fragment</p>", "<x>")
 
 
 # -- reference pages ---------------------------------------------------------------------------

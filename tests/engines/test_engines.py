@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 from cpu import cores_busy
+from harness import serve, stop
 from pages import READ_RESULT, SERVICE_WORKER_CONTROLS, float_differences, page_url, runnable_pages
+from slow_network import CutInsideAFormula, cut_inside_a_formula
 
 from scratchgrad.exercises import by_id
 
@@ -250,3 +252,26 @@ def test_an_exercise_checks_a_wrong_and_a_right_answer(engine, site_url):
     assert any(wrong.message in line for line in result["failed"]), (wrong.bug, result)
     result = check_exercise(engine, slope.id, slope.solution)
     assert result == {"verdict": "pass", "failed": [], "lines": len(slope.checks)}, result
+
+
+@pytest.mark.parametrize("running_engine", ["firefox"], indirect=True)  # the one that reports MathML errors
+def test_a_page_cut_inside_a_formula_by_the_network_logs_no_error_and_keeps_its_mathml(engine, site_dir):
+    """Firefox lays out a page while it arrives and reports a half-arrived MathML element as
+    invalid markup in the reader's console (hooks/formulas.py keeps MathML out of layout until
+    the page is parsed). Then every formula's MathML is back in layout, for screen readers."""
+    page = next(
+        path
+        for path in built_pages(site_dir)
+        if cut_inside_a_formula((site_dir / path / "index.html").read_bytes())
+    )
+    server = serve(CutInsideAFormula, directory=str(site_dir), extra_pages={}, compress=False)
+    try:
+        engine.goto(f"http://127.0.0.1:{server.server_port}/{page}")
+        engine.wait_for(PAGE_SHOWN, LOAD_TIMEOUT_S, f"/{page} loading")
+        assert engine.errors() == [], f"/{page}, cut inside its first formula"
+        hidden = engine.evaluate("""[...document.querySelectorAll('.katex-mathml')]
+          .filter((mathml) => getComputedStyle(mathml).display === 'none').length""")
+        assert engine.evaluate("document.querySelectorAll('.katex-mathml').length") > 0
+        assert hidden == 0, f"/{page}: {hidden} formulas keep their MathML out of layout after parsing"
+    finally:
+        stop(server)
