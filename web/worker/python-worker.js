@@ -26,8 +26,8 @@ const post = (message) => self.postMessage(message);
 // Python starts loading as soon as this worker runs, from the files the site keeps beside it
 // (the page names them the same way: ../runtime/site-files.js). The page's "start" request
 // reaches the worker only when the page's main thread hands it over, and on a first visit that
-// thread is busy parsing the chapter: measured in Chromium, the request came 70 ms after the
-// worker was running (median of 5 cold visits), up to 2.5 s (tests/browser/test_python_worker.py).
+// thread is busy parsing the chapter: in 10 cold visits in Chromium, the request came 48 ms to
+// 2.5 s after the worker was running, ~100 ms at the median (tests/browser/test_python_worker.py).
 const ownFiles = pythonFiles(self.location.href);
 const bootingAt = performance.now();
 const booting = loadScratchgrad(ownFiles);
