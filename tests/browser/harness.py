@@ -77,10 +77,8 @@ class StaticFiles(http.server.SimpleHTTPRequestHandler):
         """Answer with the gzipped file, or 304, if compressing applies; otherwise send nothing."""
         if not (self.compress and "gzip" in self.headers.get("Accept-Encoding", "")):
             return False
-        path = Path(self.translate_path(self.path))
-        if path.is_dir() and self.path.split("?")[0].endswith("/"):
-            path = path / "index.html"  # a directory without its slash: the parent class redirects
-        if not path.is_file():
+        path = self.requested_file()
+        if path is None:
             return False
         content_type = self.guess_type(str(path))
         if not content_type.startswith(COMPRESSIBLE):
@@ -95,14 +93,25 @@ class StaticFiles(http.server.SimpleHTTPRequestHandler):
         self._send(gzipped(path, modified), content_type, {**headers, "Vary": "Accept-Encoding"})
         return True
 
+    def requested_file(self) -> Path | None:
+        """The file of the site this GET names (a directory's index.html), or None if none."""
+        path = Path(self.translate_path(self.path))
+        if path.is_dir() and self.path.split("?")[0].endswith("/"):
+            path = path / "index.html"  # a directory without its slash: the parent class redirects
+        return path if path.is_file() else None
+
     def _send(self, body: bytes, content_type: str, headers: dict[str, str] | None = None) -> None:
+        self.send_ok_headers(len(body), content_type, headers)
+        self.wfile.write(body)
+
+    def send_ok_headers(self, length: int, content_type: str, headers: dict[str, str] | None = None) -> None:
+        """Status 200 and the headers of a `length`-byte body; the caller writes the body."""
         self.send_response(200)
         self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Length", str(length))
         for name, value in (headers or {}).items():
             self.send_header(name, value)
         self.end_headers()
-        self.wfile.write(body)
 
     def log_message(self, format: str, *args: object) -> None:
         pass  # the callers report what matters

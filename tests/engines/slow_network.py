@@ -9,7 +9,6 @@ children once complete. The second part comes `PAUSE_S` later.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 from harness import StaticFiles
 
@@ -27,18 +26,13 @@ class CutInsideAFormula(StaticFiles):
     """The built site, with each page that has a formula sent in two parts (`cut_inside_a_formula`)."""
 
     def do_GET(self) -> None:  # noqa: N802 (http.server names it)
-        path = Path(self.translate_path(self.path))
-        if path.is_dir() and self.path.split("?")[0].endswith("/"):
-            path = path / "index.html"
-        page = path.read_bytes() if path.suffix == ".html" and path.is_file() else b""
+        path = self.requested_file()
+        page = path.read_bytes() if path is not None and path.suffix == ".html" else b""
         cut = cut_inside_a_formula(page)
         if cut is None:
             super().do_GET()
             return
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(page)))
-        self.end_headers()
+        self.send_ok_headers(len(page), "text/html; charset=utf-8")
         self.wfile.write(page[:cut])
         self.wfile.flush()
         time.sleep(PAUSE_S)
