@@ -14,8 +14,10 @@
    while it is shown, and the page is not isolated): ``--cold-repeats`` first visits of each
    (default 3), alternating, medians compared. The bare page has no service worker at all.
    Cold visits also open a second bare page that runs the same ``loadPyodide()`` in a module
-   worker, as the site does: it splits the site's overhead into what a worker costs and what
-   the page adds (its own rendering and scripts, on the same cores as Pyodide's start).
+   worker, as the site does, and a third that boots that worker beside the chapter itself with
+   the runtime taken out (Material, the article, its stylesheets: the page a reader came for).
+   They split the site's overhead three ways: what a worker costs, what the documentation page
+   costs Pyodide's start on the same cores, and what the runtime adds on top of both.
    Also: following a link to the next chapter inside the site (Material's instant navigation),
    from the click to the new page's "ready" status: the worker lives on.
 2. Click Run → first output of ``print(1)`` on a ready page, from the click handler to the
@@ -59,9 +61,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser"), str(ROOT / "tests" / "engines")]
+sys.path[:0] = [str(ROOT / directory) for directory in ("tests", "tests/browser", "tests/engines", "hooks")]
 
 from harness import CHROMIUM, build_site, launch_chromium, serve_site, stop  # noqa: E402
+from page_head import at_top_of_head  # noqa: E402
 from pages import (  # noqa: E402
     SERVICE_WORKER_CONTROLS,
     booted_from,
@@ -89,17 +92,20 @@ BARE_PAGE = """<!doctype html>
 </script>
 """
 # The same boot in a module worker, as the site boots it: the site's overhead over this one is
-# what the page itself adds (its rendering, its scripts), apart from what a worker costs.
+# what the page itself adds (its rendering, its scripts), apart from what a worker costs. The
+# same boot again inside the chapter with the runtime taken out (bare_worker_beside) splits that
+# into what the documentation page costs and what the runtime adds.
 BARE_WORKER_PATH = "/bare-pyodide-worker.html"
-BARE_WORKER_PAGE = """<!doctype html>
-<meta charset="utf-8">
-<title>bare loadPyodide in a module worker</title>
-<script type="module">
+BARE_WORKER_BOOT = """<script type="module">
   const worker = new Worker("/bare-pyodide-worker.js", { type: "module" });
   worker.onmessage = () => (window.bareReadyAt = performance.now());
   worker.postMessage(new URL("/pyodide/", location.href).href);
 </script>
 """
+BARE_WORKER_PAGE = f"""<!doctype html>
+<meta charset="utf-8">
+<title>bare loadPyodide in a module worker</title>
+{BARE_WORKER_BOOT}"""
 BARE_WORKER_SCRIPT = """
 self.onmessage = async ({ data: indexURL }) => {
   const { loadPyodide } = await import(indexURL + "pyodide.mjs");
@@ -165,29 +171,35 @@ def alternating(repeats: int, measured: list):
         yield from measured if repeat % 2 == 0 else reversed(measured)
 
 
-def cold_pairs(repeats: int, site_page: str, base: str):
-    """(name, url, ready) for `repeats` first visits of the site's page and of both bare pages
-    (on the main thread, in a worker), alternating which goes first."""
+def cold_pairs(repeats: int, site_page: str, base: str, beside_page: str):
+    """(name, url, ready) for `repeats` first visits of the site's page and of the three bare
+    boots (on the main thread, in a worker, in a worker beside the chapter without the runtime),
+    alternating which goes first."""
     measured = [("site", site_page, SITE_READY), ("bare", base + BARE_PATH.lstrip("/"), BARE_READY),
-                ("bare_worker", base + BARE_WORKER_PATH.lstrip("/"), BARE_READY)]  # fmt: skip
+                ("bare_worker", base + BARE_WORKER_PATH.lstrip("/"), BARE_READY),
+                ("bare_beside_page", beside_page, BARE_READY)]  # fmt: skip
     return alternating(repeats, measured)
 
 
 def cold_summary(cold: dict[str, list[int]]) -> dict:
     """The runs of each page, their medians, the site's overhead over the bare page (the
-    target), over the bare worker (what the page adds), and what the worker alone costs."""
+    target), over the bare worker (what the page adds), what the worker alone costs, what the
+    chapter without the runtime costs a worker booting beside it, and what the runtime adds to
+    that (the site over the worker beside the same chapter)."""
     medians = {name: statistics.median(runs) for name, runs in cold.items()}
     return {"cold_ms": dict(cold), "cold_median_ms": medians,
             "cold_overhead": round(medians["site"] / medians["bare"] - 1, 3),
             "cold_overhead_over_worker": round(medians["site"] / medians["bare_worker"] - 1, 3),
-            "cold_worker_cost": round(medians["bare_worker"] / medians["bare"] - 1, 3)}  # fmt: skip
+            "cold_worker_cost": round(medians["bare_worker"] / medians["bare"] - 1, 3),
+            "cold_page_cost": round(medians["bare_beside_page"] / medians["bare_worker"] - 1, 3),
+            "cold_runtime_overhead": round(medians["site"] / medians["bare_beside_page"] - 1, 3)}  # fmt: skip
 
 
-def measure_start_up(browser, site_page: str, base: str, next_page: str, repeats: int,
+def measure_start_up(browser, site_page: str, base: str, beside_page: str, next_page: str, repeats: int,
                      cold_repeats: int) -> dict:  # fmt: skip
     bare_page = base + BARE_PATH.lstrip("/")
     cold = collections.defaultdict(list)  # the pages are named once, in cold_pairs
-    for name, url, ready in cold_pairs(cold_repeats, site_page, base):
+    for name, url, ready in cold_pairs(cold_repeats, site_page, base, beside_page):
         context = browser.new_context()
         started = time.monotonic()
         page = context.new_page()
@@ -278,6 +290,12 @@ def without_runtime(html: str) -> str:
     return html
 
 
+def bare_worker_beside(html: str) -> str:
+    """The page as built, its runtime replaced by the bare worker's boot, launched where the site
+    launches its own (the top of ``<head>``): Pyodide starting beside the same chapter."""
+    return at_top_of_head(without_runtime(html), BARE_WORKER_BOOT)
+
+
 def measure_first_paint(browser, with_runtime: str, without: str, repeats: int) -> dict:
     """First visits (a new context each), alternating: navigation → first contentful paint."""
     paints = {"with_runtime": [], "without_runtime": []}
@@ -296,7 +314,7 @@ def measure_first_paint(browser, with_runtime: str, without: str, repeats: int) 
     }
 
 
-def measure_cold_in_engines(site_page: str, base: str, cold_repeats: int) -> dict:
+def measure_cold_in_engines(site_page: str, base: str, beside_page: str, cold_repeats: int) -> dict:
     """Per engine, first visits from a fresh profile: navigation → ready, site and bare pages."""
     results = {}
     for name, engine_class in ENGINES.items():
@@ -307,7 +325,7 @@ def measure_cold_in_engines(site_page: str, base: str, cold_repeats: int) -> dic
             continue
         try:
             cold = collections.defaultdict(list)
-            for label, url, ready in cold_pairs(cold_repeats, site_page, base):
+            for label, url, ready in cold_pairs(cold_repeats, site_page, base, beside_page):
                 engine.fresh()
                 started = time.monotonic()
                 engine.goto(url)
@@ -395,6 +413,10 @@ def report(results: dict) -> None:
         worker_cost, page_adds = engine["cold_worker_cost"], engine["cold_overhead_over_worker"]
         print(f"  {'':9}  bare in a worker {median['bare_worker']:>6.0f} ms "
               f"({worker_cost:+.1%} for the worker): the page adds {page_adds:+.1%}")  # fmt: skip
+        page_cost, runtime_adds = engine["cold_page_cost"], engine["cold_runtime_overhead"]
+        beside = median["bare_beside_page"]
+        print(f"  {'':9}  that worker beside the chapter, runtime taken out, {beside:>6.0f} ms "
+              f"({page_cost:+.1%} for the page): the runtime adds {runtime_adds:+.1%}")  # fmt: skip
     paint = results["first_paint"]
     medians = paint["median_ms"]
     print("\nFirst contentful paint of a chapter, first visit, median:")
@@ -424,18 +446,22 @@ def main() -> None:
         first, second = runnable_pages()[:2]
         chapter_html = (site_dir / page_url("", first) / "index.html").read_text(encoding="utf-8")
         stripped_path = f"/{page_url('', first)}without-runtime.html"  # beside it: the same relative links
-        server = serve_site(
-            site_dir, extra_pages={**BARE_FILES, stripped_path: without_runtime(chapter_html)}, compress=True
-        )  # gzipped text, as any real host sends it: Lighthouse weighs what a reader downloads
+        beside_path = f"/{page_url('', first)}bare-worker-beside.html"
+        extra_pages = {**BARE_FILES, stripped_path: without_runtime(chapter_html),
+                       beside_path: bare_worker_beside(chapter_html)}  # fmt: skip
+        # gzipped text, as any real host sends it: Lighthouse weighs what a reader downloads
+        server = serve_site(site_dir, extra_pages=extra_pages, compress=True)
         base = f"http://127.0.0.1:{server.server_port}/"
         site_page = page_url(base, first)
+        beside_page = base + beside_path.lstrip("/")
+        next_page = page_url("", second)
         try:
             with sync_playwright() as playwright:
                 browser = launch_chromium(playwright)
                 results = {
                     "page": site_page.removeprefix(base),
                     "start_up": measure_start_up(
-                        browser, site_page, base, page_url("", second), args.repeats, args.cold_repeats
+                        browser, site_page, base, beside_page, next_page, args.repeats, args.cold_repeats
                     ),
                     "first_output": measure_first_output(browser, site_page, 2 * args.repeats),
                     "sizes": measure_sizes(browser, site_dir, site_page),
@@ -444,7 +470,7 @@ def main() -> None:
                     ),
                 }
                 browser.close()
-            results["engines"] = measure_cold_in_engines(site_page, base, args.cold_repeats)
+            results["engines"] = measure_cold_in_engines(site_page, base, beside_page, args.cold_repeats)
             results["lighthouse"] = lighthouse_scores(
                 {"home": base, "chapter": site_page, "playground": base + "playground/"}
             )
