@@ -96,10 +96,12 @@ BARE_PAGE = """<!doctype html>
 # same boot again inside the chapter with the runtime taken out (bare_worker_beside) splits that
 # into what the documentation page costs and what the runtime adds.
 BARE_WORKER_PATH = "/bare-pyodide-worker.html"
-BARE_WORKER_BOOT = """<script type="module">
-  const worker = new Worker("/bare-pyodide-worker.js", { type: "module" });
-  worker.onmessage = () => (window.bareReadyAt = performance.now());
-  worker.postMessage(new URL("/pyodide/", location.href).href);
+# A classic script, as the site's early start is: it runs where it stands, while an inline module
+# script would wait until the whole page is parsed.
+BARE_WORKER_BOOT = """<script>
+  const bareWorker = new Worker("/bare-pyodide-worker.js", { type: "module" });
+  bareWorker.onmessage = () => (window.bareReadyAt = performance.now());
+  bareWorker.postMessage(new URL("/pyodide/", location.href).href);
 </script>
 """
 BARE_WORKER_PAGE = f"""<!doctype html>
