@@ -26,8 +26,8 @@
    script, worker and stylesheet the page requested, plus the Graphviz worker, which loads only
    when a block draws a graph.
 4. First visits in Firefox ESR and WebKitGTK (tests/engines/engines.py drives them) the same way:
-   from a fresh profile, navigation → ready, the site against both bare pages, side by side in
-   the same browser.
+   from a fresh profile, navigation → ready, the site against the three bare boots, side by side
+   in the same browser.
 5. Lighthouse (npm ``lighthouse``, Debian's Chromium): performance and best-practices scores of
    the home page, a chapter and the Playground (mobile emulation, Lighthouse's default), with
    FCP, LCP and layout shift, medians of three runs each.
