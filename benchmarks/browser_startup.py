@@ -292,10 +292,10 @@ def without_runtime(html: str) -> str:
     return html
 
 
-def bare_worker_beside(html: str) -> str:
-    """The page as built, its runtime replaced by the bare worker's boot, launched where the site
-    launches its own (the top of ``<head>``): Pyodide starting beside the same chapter."""
-    return at_top_of_head(without_runtime(html), BARE_WORKER_BOOT)
+def bare_worker_beside(stripped: str) -> str:
+    """A page with its runtime taken out (`without_runtime`), given the bare worker's boot where
+    the site launches its own (the top of ``<head>``): Pyodide starting beside the same chapter."""
+    return at_top_of_head(stripped, BARE_WORKER_BOOT)
 
 
 def measure_first_paint(browser, with_runtime: str, without: str, repeats: int) -> dict:
@@ -447,10 +447,10 @@ def main() -> None:
             build_site(site_dir)
         first, second = runnable_pages()[:2]
         chapter_html = (site_dir / page_url("", first) / "index.html").read_text(encoding="utf-8")
+        stripped = without_runtime(chapter_html)
         stripped_path = f"/{page_url('', first)}without-runtime.html"  # beside it: the same relative links
         beside_path = f"/{page_url('', first)}bare-worker-beside.html"
-        extra_pages = {**BARE_FILES, stripped_path: without_runtime(chapter_html),
-                       beside_path: bare_worker_beside(chapter_html)}  # fmt: skip
+        extra_pages = {**BARE_FILES, stripped_path: stripped, beside_path: bare_worker_beside(stripped)}
         # gzipped text, as any real host sends it: Lighthouse weighs what a reader downloads
         server = serve_site(site_dir, extra_pages=extra_pages, compress=True)
         base = f"http://127.0.0.1:{server.server_port}/"
