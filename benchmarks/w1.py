@@ -1,6 +1,6 @@
 """Workload W1, micrograd's demo, written once for each engine and timed side by side.
 
-W1 is `scratchgrad.micrograd_demo`: 100 two-moons points (noise 0.1), a 2-16-16-1 ReLU
+W1 is `scratchgrad.playground.micrograd_demo`: 100 two-moons points (noise 0.1), a 2-16-16-1 ReLU
 network with a linear output, loss = mean(relu(1 − y·score)) + 1e-4·Σp², full-batch SGD
 with lr = 1.0 − 0.9·k/100. Both engines take the data, sizes, penalty and schedule from there.
 
@@ -23,8 +23,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from scratchgrad import micrograd_demo
 from scratchgrad.engine import Value, topological_order
+from scratchgrad.playground import micrograd_demo
 
 STEPS = 20
 WEIGHT_SEED = 1337  # seeds Python's global `random` before either MLP draws its weights

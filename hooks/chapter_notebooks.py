@@ -10,7 +10,7 @@ first:
 
 * the install line: scratchgrad is not on PyPI, so ``%pip`` installs it from the repository
   (``repo_url`` in mkdocs.yml), with Graphviz drawing, and torch when a block imports it;
-* the page's namespace as `scratchgrad.blocks` makes it: `random` seeded, ``show_graph`` defined,
+* the page's namespace as `scratchgrad.page.blocks` makes it: `random` seeded, ``show_graph`` defined,
   Python's recursion limit as on the page (a block may be meant to hit it), annotations not
   evaluated (blocks are compiled under ``from __future__ import annotations``), and, on a page
   that draws graphs, ``show_graph`` drawing with Graphviz in Jupyter.
@@ -53,17 +53,18 @@ def install_line(repo_url: str, blocks: list[ran_blocks.RanBlock]) -> str:
 
 
 def namespace_cell(draws_graphs: bool) -> str:
-    """The first code cell after the install: the page's namespace, as `scratchgrad.blocks` makes it."""
+    """The first code cell after the install: the page's namespace, as `scratchgrad.page.blocks` makes it."""
     lines = [
         "# The cells share one namespace, as the page's blocks do: random seeded as on the page,",
         "# show_graph() defined, Python's recursion limit as it is when the page runs a block, and",
-        "# annotations left unevaluated, as in the blocks (compiled by scratchgrad.blocks, which has this",
-        "# import: a class may name itself in its methods' annotations). IPython keeps it for every cell.",
+        "# annotations left unevaluated, as in the blocks (compiled by scratchgrad.page.blocks, which",
+        "# has this import: a class may name itself in its methods' annotations). IPython keeps it for",
+        "# every cell.",
         "from __future__ import annotations",
         "",
         "import sys",
         "",
-        "from scratchgrad import blocks",
+        "from scratchgrad.page import blocks",
         "",
         "globals().update(blocks.new_namespace())",
         "sys.setrecursionlimit(blocks.RECURSION_LIMIT)",

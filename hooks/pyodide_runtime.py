@@ -271,7 +271,7 @@ def defines(index_url: str | None, build_id: str) -> dict[str, object]:
     """The values esbuild writes into the bundle: where Python comes from, and what the page's
     JavaScript needs to know of the package, from the modules that define it (at build time: the
     package as it is now, the same as in the wheel of this build)."""
-    blocks = importlib.import_module("scratchgrad.blocks")
+    blocks = importlib.import_module("scratchgrad.page.blocks")
     panel = importlib.import_module("scratchgrad.playground.panel")
     return {
         "PYODIDE_INDEX_URL": index_url,

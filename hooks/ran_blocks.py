@@ -19,7 +19,7 @@ class RanBlock:
     Attributes:
         source: the code exactly as the page runs it (snippets expanded).
         options: the fence's options (``{"run": "run", "graph": "L"}``).
-        outcome: what the run did, a `scratchgrad.blocks.Outcome` (printed text, exception).
+        outcome: what the run did, a `scratchgrad.page.blocks.Outcome` (printed text, exception).
         pictures: the SVG drawings shown under the block, in page order (graphs, then figures).
     """
 

@@ -6,7 +6,7 @@ for are written into the page, so every number a reader sees is the output of th
 A block that raises unexpectedly, or a must-fail block that does not fail, fails the build.
 
 What a block *is* — its namespace and seed, its file name in tracebacks, the outcome of a run and
-the verdict on it — is defined once, in `scratchgrad.blocks`, which the browser's worker runs too;
+the verdict on it — is defined once, in `scratchgrad.page.blocks`, which the browser's worker runs too;
 this hook turns outcomes into HTML.
 
 The HTML written here is the contract with the browser runtime (web/, which turns each block
@@ -30,7 +30,7 @@ Fence syntax (options as for any SuperFences block)::
     ```python run browser="no"      (built and shown, never run by the browser: needs e.g. torch)
     ```python run output="varies"   (prints measurements, e.g. timings: its text is never compared)
     ```python run curve="history"   (a training run's loss per step, drawn by the page as a chart)
-    ```python run break="overwrite" (a break-it switch: the page reruns it with a bug of scratchgrad.bugs)
+    ```python run break="overwrite" (the page reruns it with a bug of scratchgrad.page.break_it)
     ```python run slider="lr 0.01 0.4 0.01" (a control for `lr = …` in the code: moving it reruns the block)
 
 A break-it switch must change what its block does: the build runs the block with the bug too, and
@@ -52,7 +52,7 @@ from fresh_package import forget_scratchgrad
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 
-from scratchgrad import blocks, bugs
+from scratchgrad.page import blocks, break_it
 
 OPTIONS = (
     "run", "expect", "graph", "figure", "curve", "title", "hide", "browser", "output", "break", "slider",
@@ -65,7 +65,7 @@ _PLACEHOLDER = re.compile(r'<div class="sg-runnable" data-sg-uid="(\d+)"')
 
 @dataclass
 class PageSession:
-    """The namespace that a page's blocks share, fresh and seeded for every page (`scratchgrad.blocks`)."""
+    """The namespace that a page's blocks share, fresh and seeded for every page (scratchgrad.page.blocks)."""
 
     page: str
     namespace: dict = field(default_factory=lambda: blocks.new_namespace())
@@ -85,7 +85,7 @@ class PageSession:
         self, source: str, bug: str, graphs: list[str] | None = None, curves: list[str] | None = None
     ) -> blocks.Outcome:
         """Run the block just run again with `bug` switched on, as its break-it switch does
-        (`scratchgrad.blocks.run_block`: later blocks see neither its names nor its random numbers)."""
+        (`scratchgrad.page.blocks.run_block`: later blocks see neither its names nor its random numbers)."""
         filename = blocks.block_filename(self.page, self.blocks_run - 1)
         return blocks.run_block(
             source, filename, self.namespace, graphs or [], capture=True, bug=bug, curves=curves or []
@@ -216,9 +216,9 @@ def render_block(
     if "output" in options:
         attributes.append('data-sg-output="varies"')
     if "break" in options:  # a break-it switch: the page reruns the block with this bug
-        bug = bugs.BUGS.get(options["break"])
+        bug = break_it.BUGS.get(options["break"])
         if bug is None:
-            known = ", ".join(bugs.BUGS)
+            known = ", ".join(break_it.BUGS)
             raise PluginError(f"{where}: break= names none of {known}")
         attributes.append(f'data-sg-break="{html.escape(options["break"])}"')
         attributes.append(f'data-sg-break-label="{html.escape(bug.label)}"')
@@ -283,7 +283,7 @@ def on_pre_build(config) -> None:
     """Forget every imported scratchgrad module, so `mkdocs serve` runs the code as it is now."""
     global blocks
     forget_scratchgrad()
-    blocks = importlib.import_module("scratchgrad.blocks")
+    blocks = importlib.import_module("scratchgrad.page.blocks")
 
 
 def on_page_markdown(markdown, page, config, files):

@@ -7,10 +7,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from missing_tools import import_or_missing
-from scratchgrad import Value, micrograd_demo
+from scratchgrad import Value
 from scratchgrad.gradcheck import relative_error
 from scratchgrad.losses import binary_cross_entropy, hinge, mse, softmax_cross_entropy
 from scratchgrad.optim import SGD, Adam
+from scratchgrad.playground import micrograd_demo
 from strategies import backward_passes, gradient_examples, reals, vectors
 
 

@@ -5,11 +5,12 @@ import re
 
 import pytest
 
-from scratchgrad import Value, micrograd_demo, train
+from scratchgrad import Value, train
 from scratchgrad.datasets import four_points, moons, spiral, xor
 from scratchgrad.losses import accuracy, mse, softmax_cross_entropy
 from scratchgrad.nn import MLP
 from scratchgrad.optim import SGD, Adam
+from scratchgrad.playground import micrograd_demo
 from scratchgrad.train import History, StepRecord, Trainer, fit
 
 

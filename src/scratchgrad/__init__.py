@@ -1,4 +1,19 @@
-"""scratchgrad: a scalar autograd engine and a small neural-network library, built to be read."""
+"""scratchgrad: a scalar autograd engine and a small neural-network library, built to be read.
+
+The package is two things, and its layout says which is which:
+
+* **the library** — every module at the top of the package: `engine` (`Value`), `fused`, `nn`,
+  `losses`, `optim`, `train`, `datasets`, `gradcheck`, `graph` (drawing). This is what you import
+  to build and train networks; it imports nothing but itself and Python's standard library.
+* **the tutorial's machinery** — every subpackage, each named for its job: `page` (a chapter's
+  runnable blocks and break-it switches), `drawn_graph` (a drawn graph's step-through and
+  gradient check), `stages` (the story's earlier engines), `exercises` ("Your turn" and its
+  checker), `playground` (the training playground). They import the library, never the reverse
+  (``tests/test_layering.py``).
+"""
+
+import importlib
+import warnings
 
 from scratchgrad.engine import Value
 from scratchgrad.gradcheck import check_gradients
@@ -8,3 +23,23 @@ from scratchgrad.train import Trainer, fit
 
 __all__ = ["MLP", "SGD", "Adam", "Layer", "Module", "Neuron", "Trainer", "Value", "check_gradients", "fit"]
 __version__ = "0.1.0"
+
+MOVED = {
+    "blocks": "scratchgrad.page.blocks",
+    "bugs": "scratchgrad.page.break_it",
+    "backward_steps": "scratchgrad.drawn_graph.record",
+    "graph_check": "scratchgrad.drawn_graph.check",
+    "graph_study": "scratchgrad.drawn_graph.study",
+    "micrograd_demo": "scratchgrad.playground.micrograd_demo",
+}
+"""Modules that moved to the tutorial's subpackages: old name → new home."""
+
+
+def __getattr__(name: str) -> object:
+    """``from scratchgrad import micrograd_demo`` (an old name) still works, warning of the new home."""
+    if name not in MOVED:
+        raise AttributeError(f"module 'scratchgrad' has no attribute {name!r}")
+    warnings.warn(
+        f"scratchgrad.{name} moved to {MOVED[name]}: import it from there", DeprecationWarning, stacklevel=2
+    )
+    return importlib.import_module(MOVED[name])

@@ -53,7 +53,7 @@ MAX_NODES = 500
 """Default limit on the Values in one drawing: a browser cannot show more usefully."""
 
 DRAW_LIMIT = 200
-"""The most Values a page draws (`scratchgrad.blocks.show_graph`): above it a box summarises the graph
+"""The most Values a page draws (`scratchgrad.page.blocks.show_graph`): above it a box summarises the graph
 (`summary_dot`), since a wider drawing is too small to read in a column, and slow to lay out."""
 
 RANKDIRS = ("LR", "RL", "TB", "BT")

@@ -275,7 +275,7 @@ def test_traceback_shows_the_readers_code_only(page):
     assert lines[1] == f'  File "<{FIRST_PAGE.removesuffix(".md")} block 1>", line 4, in <module>'
     assert lines[-1] == "ZeroDivisionError: division by zero"
     assert "_pyodide" not in result["error"]
-    assert "blocks.py" not in result["error"]  # the runner's own frames (scratchgrad/blocks.py) are trimmed
+    assert "blocks.py" not in result["error"]  # the runner's own frames (page/blocks.py) are trimmed
 
 
 def test_keyboard_only_ctrl_enter_runs_and_escape_tab_leaves_the_editor(page):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pages import ARTIFACTS, block, block_result, editor_text, open_page, page_url, runs_of, wait_for_runs
 
 from docs_pages import page_fences
-from scratchgrad import blocks
+from scratchgrad.page import blocks
 
 PAGE = "derivatives.md"
 SLIDER_BLOCK = "[...document.querySelectorAll('.sg-runnable')].findIndex((b) => b.dataset.sgSlider)"

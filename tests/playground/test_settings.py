@@ -13,8 +13,16 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from scratchgrad import micrograd_demo
-from scratchgrad.playground import FIELDS, PRESETS, Settings, SettingsError, from_query, preset, to_query
+from scratchgrad.playground import (
+    FIELDS,
+    PRESETS,
+    Settings,
+    SettingsError,
+    from_query,
+    micrograd_demo,
+    preset,
+    to_query,
+)
 from scratchgrad.playground import settings as settings_module
 from scratchgrad.playground.settings import (
     DATASETS,

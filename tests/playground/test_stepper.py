@@ -12,9 +12,8 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from playground_examples import SMALL
 
-from scratchgrad import micrograd_demo
 from scratchgrad.nn import MLP
-from scratchgrad.playground import PRESETS, Settings, Stepper, predict
+from scratchgrad.playground import PRESETS, Settings, Stepper, micrograd_demo, predict
 from scratchgrad.playground import stepper as stepper_module
 from scratchgrad.train import Trainer
 

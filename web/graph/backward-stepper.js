@@ -1,6 +1,6 @@
 // "Step through backward": the recorded backward pass of a drawn graph, replayed one visit at a time.
 //
-// The record is the study's (scratchgrad.backward_steps ran the graph's own backward() in the
+// The record is the study's (scratchgrad.drawn_graph.record ran the graph's own backward() in the
 // Python worker, or in the build): the order of the visits, each child's gradient after each
 // visit, the chain-rule products in words and the lines of code that ran. Here they are replayed:
 // the visited node is highlighted (a thick outline, not only a colour), the grad fields of the

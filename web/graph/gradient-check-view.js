@@ -1,6 +1,6 @@
 // "Check gradients": every node of a drawn graph marked ok or wrong against central differences.
 //
-// The numbers come from the study (scratchgrad.graph_check, computed in the Python worker, or by
+// The numbers come from the study (scratchgrad.drawn_graph.check, computed in the Python worker, or by
 // the build): here they are only shown. A checked node gets data-sg-check="ok" | "wrong" |
 // "unchecked"; a wrong one is tinted, outlined with a dashed border (a cue that is not colour) and
 // labelled "✗ expected …, got …" under its box. Every grad field shows what was checked: the

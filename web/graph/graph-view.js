@@ -7,7 +7,7 @@
 // data-sg-node (its Value's label, or its id: scratchgrad.graph.GraphNode.name) so the tools below
 // (backward-stepper.js, gradient-check-view.js) and tests can find it.
 //
-// The study (scratchgrad.graph_study: the JSON that follows each graph) says how many Values the
+// The study (scratchgrad.drawn_graph.study: the JSON that follows each graph) says how many Values the
 // graph has, and holds the steps of backward and the per-node check.
 
 import { BackwardStepper } from "./backward-stepper.js";

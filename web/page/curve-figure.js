@@ -1,4 +1,4 @@
-// A training run's loss curve under a block (its curve= option; scratchgrad.blocks.show_curve).
+// A training run's loss curve under a block (its curve= option; scratchgrad.page.blocks.show_curve).
 //
 // The numbers come from the build (data-sg-points, with the words a reader without JavaScript
 // reads) or from a run in the worker. The playground's LossChart draws them — loss solid, accuracy
@@ -9,7 +9,7 @@ import { LossChart } from "../playground/loss-chart.js";
 
 /**
  * Draw `figure`'s curve as a chart, once: `points` is {loss: [...], accuracy: [...] | null}
- * (scratchgrad.blocks.CURVE_MIME_TYPE), by default the build's, from data-sg-points.
+ * (scratchgrad.page.blocks.CURVE_MIME_TYPE), by default the build's, from data-sg-points.
  */
 export function drawCurve(figure, points = JSON.parse(figure.dataset.sgPoints ?? "null")) {
   if (!points || figure.dataset.sgEnhanced !== undefined) return;

@@ -14,7 +14,7 @@ import { createButton, createNote, createToolbar } from "./toolbar.js";
 import { createSlider } from "./value-slider.js";
 
 // What a block is (its file name in tracebacks, the kind of a graph drawing) is defined by the Python
-// module scratchgrad.blocks; hooks/pyodide_runtime.py writes its constants into the bundle.
+// module scratchgrad.page.blocks; hooks/pyodide_runtime.py writes its constants into the bundle.
 /* global BLOCK_DOT_MIME_TYPE, BLOCK_STUDY_MIME_TYPE, BLOCK_CURVE_MIME_TYPE, BLOCK_FILENAME_FORMAT */
 const BUILD_ONLY_NOTE =
   "This block runs only when the site is built: it needs a package the browser does not have " +
@@ -133,7 +133,7 @@ export class RunnableBlock {
 
   /**
    * True when `result` is what this block should do: no error, or the error it expects — that
-   * exception or a subclass of it, as the build judges (scratchgrad.blocks.Outcome.as_expected):
+   * exception or a subclass of it, as the build judges (scratchgrad.page.blocks.Outcome.as_expected):
    * `result.raised` lists the names of the exception's class and of all its bases.
    */
   succeeded(result) {
@@ -280,7 +280,7 @@ export class RunnableBlock {
     return bar;
   }
 
-  /** A break-it switch (scratchgrad.bugs): on, the block runs again with the bug, beside the right run. */
+  /** A break-it switch (scratchgrad.page.break_it): on, the block runs again with the bug, beside the right run. */
   #breakSwitch() {
     const label = document.createElement("label");
     label.className = "sg-break";

@@ -94,7 +94,7 @@ export class PythonRuntime extends EventTarget {
    * message), "cancelled" (stopped before it started), "unavailable" (message).
    * `graphs`: expressions whose Values are drawn after the run (a block's graph= option);
    * `curves`: expressions whose training runs are drawn as loss curves (its curve= option).
-   * `bug`: a break-it switch's bug (scratchgrad.bugs), switched on for this run only.
+   * `bug`: a break-it switch's bug (scratchgrad.page.break_it), switched on for this run only.
    * onStart() is called when the code starts (after the runs queued before it);
    * onOutput(stream, text) receives printed text; onDisplay(mimeType, data, label) drawings.
    */

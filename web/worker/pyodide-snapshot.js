@@ -11,7 +11,7 @@
 // that goes wrong with one — no Cache Storage, a restore that throws — ends in a plain boot.
 // A restore also brings back what CPython drew at start-up: the hash secret of str and the seed
 // of `random` are the same on every load in this browser. No output depends on them: a page's
-// namespace seeds `random` itself (scratchgrad/blocks.py) and every playground setting has its seed.
+// namespace seeds `random` itself (scratchgrad/page/blocks.py) and every playground setting has its seed.
 
 const CACHE_NAME = "scratchgrad-pyodide-snapshot";
 

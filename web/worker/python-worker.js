@@ -4,7 +4,7 @@
 // carries the same id. Replies to a "run" stream while the code runs:
 //   {id, type: "output", stream: "stdout" | "stderr", text}   batched, at most ~20 per second
 //   {id, type: "display", mimeType, data, label}                rich output (e.g. DOT text)
-//   {id, type: "done", printed, raised, drawings}               the run's outcome (scratchgrad.blocks.Outcome)
+//   {id, type: "done", printed, raised, drawings}               the run's outcome (scratchgrad.page.blocks.Outcome)
 // A "check" ({exercise, source, earlier}) answers {id, type: "done", raised: null, report}.
 // Other requests answer once with {id, type: "done", ...} or {id, type: "failed", message}.
 // A run that kills the interpreter itself (Pyodide's "fatal error", e.g. the WebAssembly stack
@@ -42,7 +42,7 @@ async function start({ indexURL, lockFileURL, sharedInterruptBuffer }) {
   let bootedFrom;
   ({ pyodide, bootedFrom } = await (own ? booting : loadScratchgrad({ indexURL, lockFileURL })));
   const sys = pyodide.pyimport("sys");
-  runner = pyodide.pyimport("scratchgrad.blocks"); // what a block is: the same module as at build time
+  runner = pyodide.pyimport("scratchgrad.page.blocks"); // what a block is: the same module as at build time
   runner.set_display((mimeType, data, label) => {
     output.flush(); // what was printed before the drawing appears above it
     post({ id: currentRunId, type: "display", mimeType, data, label });

@@ -8,7 +8,7 @@ inputs. The first node that disagrees is where the bug is; the nodes below it on
 (The package's engine is itself checked against central differences and PyTorch in tests/.)
 
 When a gradient is wrong and the reader's Value has a ``backward()``, `graph_failure` checks the
-reader's graph node by node as the page's "Check gradients" does (`scratchgrad.graph_check`:
+reader's graph node by node as the page's "Check gradients" does (`scratchgrad.drawn_graph.check`:
 every node against central differences, and the op whose backward first passed a wrong share),
 says so in the message, and hands the page the graph to draw with the wrong nodes marked.
 """
@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable, Iterable
 
 import scratchgrad
-from scratchgrad import graph_study
+from scratchgrad.drawn_graph import study
 from scratchgrad.exercises.exercise import Fail, num
 
 __all__ = [
@@ -116,14 +116,14 @@ def graph_failure(problem: str, nodes: dict[str, object]) -> Fail:
     for name, node in nodes.items():
         with contextlib.suppress(AttributeError):  # a reader's class may not take a label
             node.label = name
-    dot, study_json = graph_study.drawing(list(nodes.values())[-1])
-    study = json.loads(study_json)
-    if "check" not in study:  # no backward() to rerun yet (the rules are called one by one)
+    dot, study_json = study.dot_and_study(list(nodes.values())[-1])
+    studied = json.loads(study_json)
+    if "check" not in studied:  # no backward() to rerun yet (the rules are called one by one)
         return Fail(problem)
-    verdicts = zip(study["nodes"], study["check"]["nodes"], strict=True)
+    verdicts = zip(studied["nodes"], studied["check"]["nodes"], strict=True)
     wrong = [f"{node['name']}: {check['text']}" for node, check in verdicts if check["status"] == "wrong"]
     checked = f". Node by node, against central differences: {'; '.join(wrong)}." if wrong else ""
-    message = " ".join([problem + checked, *study["check"]["culprits"][:1]])
+    message = " ".join([problem + checked, *studied["check"]["culprits"][:1]])
     return Fail(message, graph={"dot": dot, "study": study_json})
 
 

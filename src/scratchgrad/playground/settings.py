@@ -25,9 +25,9 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
-from scratchgrad import micrograd_demo
 from scratchgrad._checks import is_number, is_whole_number
 from scratchgrad.fused import ACTIVATIONS
+from scratchgrad.playground import micrograd_demo
 
 __all__ = [
     "DATASETS",
@@ -389,7 +389,7 @@ PRESETS: dict[str, Settings] = {
         seed=micrograd_demo.DATA_SEED,
     ),
 }  # fmt: skip
-"""Named starting points: one per data set, and micrograd's demo (`scratchgrad.micrograd_demo`)."""
+"""Named starting points: one per data set, and micrograd's demo (`scratchgrad.playground.micrograd_demo`)."""
 
 
 def preset(name: str) -> Settings:

@@ -5,9 +5,9 @@ import math
 import pytest
 
 from scratchgrad import Value
-from scratchgrad.backward_steps import record_backward
+from scratchgrad.drawn_graph.check import check_graph, forward_rule
+from scratchgrad.drawn_graph.record import record_backward
 from scratchgrad.graph import graph_nodes
-from scratchgrad.graph_check import check_graph, forward_rule
 from scratchgrad.stages import closures, overwrite_bug
 
 

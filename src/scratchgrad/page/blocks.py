@@ -15,7 +15,7 @@ both places:
   a block with ``expect="ArithmeticError"`` must raise that exception or a subclass of it;
 * **drawings**: a ``graph="L"`` option, or ``show_graph(L)`` in the block, asks for the graph of a
   Value as DOT text (`DOT_MIME_TYPE`), drawn below the block by Graphviz, followed by its study
-  (`STUDY_MIME_TYPE`, `scratchgrad.graph_study`): backward step by step, and every node checked;
+  (`STUDY_MIME_TYPE`, `scratchgrad.drawn_graph.study`): backward step by step, and every node checked;
   a ``curve="history"`` option asks for a training run's loss (and accuracy) per step
   (`CURVE_MIME_TYPE`), drawn below the block as a chart.
 
@@ -71,7 +71,7 @@ DOT_MIME_TYPE = "text/vnd.graphviz"
 """The kind of a graph drawing request: its data is DOT text."""
 
 STUDY_MIME_TYPE = "application/vnd.scratchgrad.graph-study+json"
-"""The kind of the drawing that follows each graph: JSON from `scratchgrad.graph_study.to_json`, for the
+"""The kind of the drawing that follows each graph: JSON from `scratchgrad.drawn_graph.study.to_json`, for the
 graph drawn just before it (the page's "Step through backward" and "Check gradients")."""
 
 CURVE_MIME_TYPE = "application/vnd.scratchgrad.curve+json"
@@ -178,13 +178,14 @@ def show_graph(root: Any, label: str = "", **options: Any) -> None:
     (e.g. ``rankdir="TB"``). A graph of more than `scratchgrad.graph.DRAW_LIMIT` Values is
     summarised in one box instead. Its study follows the drawing (`STUDY_MIME_TYPE`).
     """
-    from scratchgrad import graph, graph_study  # at call time: after a Restart, the package as it is now
+    from scratchgrad import graph  # at call time: after a Restart, the package as it is now
+    from scratchgrad.drawn_graph import study
 
     if not graph.is_value(root):
         raise TypeError(f"show_graph() draws the graph of a Value, got {type(root).__name__}")
-    dot, study = graph_study.drawing(root, **options)
+    dot, study_json = study.dot_and_study(root, **options)
     _send(Display(DOT_MIME_TYPE, dot, label))
-    _send(Display(STUDY_MIME_TYPE, study, label))
+    _send(Display(STUDY_MIME_TYPE, study_json, label))
 
 
 def show_curve(run: Any, label: str = "") -> None:
@@ -248,7 +249,7 @@ def run_block(
     goes to `sys.stdout` and `sys.stderr` as it is printed (the browser streams it to the page),
     and both are flushed before returning, so a last ``print(..., end="")`` is not held back.
     Every exception is caught and reported, the reader's KeyboardInterrupt and SystemExit too.
-    With `bug` (a name of `scratchgrad.bugs.BUGS`: a break-it switch), the block runs with that bug
+    With `bug` (a name of `scratchgrad.page.break_it.BUGS`: a break-it switch), the block runs with that bug
     switched into the package, in a copy of `namespace` and with `random`'s state put back after:
     neither what it defines nor the random numbers it draws reach the blocks below.
     """
@@ -282,11 +283,11 @@ def _bug(name: str | None) -> Iterator[None]:
     if name is None:
         yield
         return
-    from scratchgrad import bugs  # at call time: after a Restart, the package as it is now
+    from scratchgrad.page import break_it  # at call time: after a Restart, the package as it is now
 
     drawn_so_far = random.getstate()
     try:
-        with bugs.switched_on(name):
+        with break_it.switched_on(name):
             yield
     finally:
         random.setstate(drawn_so_far)

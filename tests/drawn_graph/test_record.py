@@ -5,7 +5,7 @@ import inspect
 import pytest
 
 from scratchgrad import Value
-from scratchgrad.backward_steps import record_backward
+from scratchgrad.drawn_graph.record import record_backward
 from scratchgrad.graph import graph_nodes
 from scratchgrad.stages import closures, graph_only
 

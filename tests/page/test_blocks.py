@@ -1,4 +1,4 @@
-"""What a runnable block is (scratchgrad.blocks): namespaces, seeding, outcomes, verdicts, drawings.
+"""What a runnable block is (scratchgrad.page.blocks): namespaces, seeding, outcomes, verdicts, drawings.
 
 The build (tests/test_hooks.py, tests/test_docs.py) and the browser (tests/browser/) use this same
 module; here its rules are pinned down one at a time, in CPython and inside Pyodide alike.
@@ -12,8 +12,9 @@ import sys
 
 import pytest
 
-from scratchgrad import Value, blocks
+from scratchgrad import Value
 from scratchgrad.graph import to_dot
+from scratchgrad.page import blocks
 from scratchgrad.stages import graph_only
 
 
@@ -271,7 +272,7 @@ def test_forget_drops_the_package_and_what_came_after_start_up_but_keeps_the_sta
     try:
         removed = blocks.forget_imported_packages(baseline)
         assert "a_later_package" in removed
-        assert {"scratchgrad", "scratchgrad.engine", "scratchgrad.blocks"} <= set(removed)
+        assert {"scratchgrad", "scratchgrad.engine", "scratchgrad.page.blocks"} <= set(removed)
         assert all(name.partition(".")[0] in ("scratchgrad", "a_later_package") for name in removed)
         assert "json" in sys.modules
         assert not [name for name in sys.modules if name.startswith("scratchgrad")]

@@ -1,9 +1,9 @@
 """What the page shows beside a drawn graph: the backward pass step by step, and every node checked.
 
-`study` records the graph's own ``backward()`` (`scratchgrad.backward_steps`), checks each node's
-gradient against central differences (`scratchgrad.graph_check`), and writes both out in words and
+`study` records the graph's own ``backward()`` (`scratchgrad.drawn_graph.record`), checks each node's
+gradient against central differences (`scratchgrad.drawn_graph.check`), and writes both out in words and
 numbers, as JSON for the page (``web/graph/``): ``show_graph`` sends it beside the DOT text
-(`scratchgrad.blocks.STUDY_MIME_TYPE`). The wording lives here, once, for the build and the browser:
+(`scratchgrad.page.blocks.STUDY_MIME_TYPE`). The wording lives here, once, for the build and the browser:
 
     b.grad += a.data × e.grad = 2.0 × −2.0 = −4.0
 
@@ -26,11 +26,11 @@ import math
 from dataclasses import asdict
 from typing import Any
 
-from scratchgrad.backward_steps import CodeLine, Visit, record_backward
+from scratchgrad.drawn_graph.check import GraphCheck, check_graph, local_derivatives
+from scratchgrad.drawn_graph.record import CodeLine, Visit, record_backward
 from scratchgrad.graph import DRAW_LIMIT, GraphNode, count_values, graph_nodes, summary_dot, to_dot
-from scratchgrad.graph_check import GraphCheck, check_graph, local_derivatives
 
-__all__ = ["drawing", "number", "study", "to_json"]
+__all__ = ["dot_and_study", "number", "study", "to_json"]
 
 
 def study(root: Any, limit: int = DRAW_LIMIT) -> dict[str, Any]:
@@ -57,7 +57,7 @@ def study(root: Any, limit: int = DRAW_LIMIT) -> dict[str, Any]:
     return result
 
 
-def drawing(root: Any, **options: Any) -> tuple[str, str]:
+def dot_and_study(root: Any, **options: Any) -> tuple[str, str]:
     """What a page shows of `root`'s graph: the DOT text to draw (`scratchgrad.graph.to_dot` with
     `options`, or one summary box above `DRAW_LIMIT` Values) and the study as JSON (`to_json`).
     What the graph's backward prints while it is recorded is not shown."""

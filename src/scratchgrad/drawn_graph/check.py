@@ -5,7 +5,7 @@ by node, so a reader whose ``tanh`` backward is off sees *which* node is off. Fo
 nudges the node's ``data`` both ways, recomputes the nodes above it up to the output, and measures
 the slope (the central difference ``(out(x + h) − out(x − h)) / 2h``): that is the gradient
 ``backward()`` should have given the node. The gradients it did give come from a recording of the
-graph's own ``backward()`` (`scratchgrad.backward_steps`).
+graph's own ``backward()`` (`scratchgrad.drawn_graph.record`).
 
 Recomputing needs each node's forward rule, read from its op's name: ``+``, ``*``, ``+ 3``,
 ``* -1``, ``**2``, ``2**``, ``exp``, ``log``, ``tanh``, ``sigmoid``, ``relu``, and a reader's ``-``
@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from scratchgrad.backward_steps import Recording
+from scratchgrad.drawn_graph.record import Recording
 from scratchgrad.engine import Value
 from scratchgrad.gradcheck import numerical_gradients
 from scratchgrad.graph import GraphNode

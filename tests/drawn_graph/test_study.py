@@ -3,7 +3,7 @@
 import json
 
 from scratchgrad import Value
-from scratchgrad.graph_study import number, study, to_json
+from scratchgrad.drawn_graph.study import number, study, to_json
 from scratchgrad.stages import closures
 
 

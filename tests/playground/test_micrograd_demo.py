@@ -3,8 +3,8 @@
 import doctest
 import math
 
-from scratchgrad import micrograd_demo
 from scratchgrad.datasets import moons
+from scratchgrad.playground import micrograd_demo
 
 
 def test_the_schedule_is_micrograds_for_its_100_steps_then_holds_at_zero():
