@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import math
 import sys
-import threading
 from numbers import Real
-from typing import Any, SupportsIndex
+
+from scratchgrad import freeing, pickling
 
 __all__ = ["Value", "sigmoid", "topological_order"]
 
@@ -246,37 +246,15 @@ class Value:
 
     # --8<-- [end:value_backward]
 
-    # -- copying and pickling ------------------------------------------------
+    # -- copying and pickling (`scratchgrad.pickling`): at any depth, as is backward ----
 
-    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
-        """How `pickle` (every protocol) and `copy.deepcopy` rebuild this Value and its graph.
+    __reduce_ex__ = pickling.reduce_value
+    __copy__ = pickling.shallow_copy
 
-        By default each Value would be stored inside the record of the Value made
-        from it: one nested call per level of the graph, a `RecursionError` a few
-        hundred levels down. So the first Value met lists every Value below it,
-        inputs first, ahead of its own record; each of those is stored when its
-        children already are, and the nesting stays one level deep at any depth.
-        """
-        pending = _pickling.__dict__.setdefault("pending", set())
-        record = self._record()
-        if not self._children or id(self) in pending:  # its children are stored already
-            pending.discard(id(self))
-            return _restored_value, ((), record)
-        below = topological_order(self)
-        below.pop()  # self, which comes last
-        _pickling.pending = {id(v) for v in below}
-        return _restored_value, ((*below, _EndOfGraph()), record)
 
-    def __copy__(self) -> Value:
-        """A new Value with the same data, grad, label and children (``copy.copy``)."""
-        return _restored_value((), self._record())
-
-    def _record(self) -> tuple[Any, ...]:
-        """Everything a Value holds, in the order `_restored_value` reads it."""
-        return self.data, self.grad, self.label, self._children, self._local_grads, self._op
-
-    def __del__(self) -> None:
-        _release_iteratively(self)
+# Freeing a deep graph must not nest one call per level where the stack is small (Pyodide).
+if freeing.STACK_IS_SMALL:
+    Value.__del__ = freeing.release_iteratively
 
 
 # --8<-- [start:topological_order]
@@ -401,54 +379,3 @@ def _operand(other: object, op: str) -> float:
 
 
 # --8<-- [end:operand]
-
-
-# Pickling a graph (`Value.__reduce_ex__`): the ids of the Values listed ahead of a
-# record, which are stored without listing what is below them again.
-_pickling = threading.local()
-
-
-def _restored_value(below: tuple[object, ...], record: tuple[Any, ...]) -> Value:
-    """The Value of a pickled `record`; `below`, its graph, has been restored already."""
-    data, grad, label, children, local_grads, op = record
-    value = Value(data, label, children, local_grads, op)
-    value.grad = grad
-    return value
-
-
-class _EndOfGraph:
-    """Stored after the Values below a record: forgets their ids (those stored before were skipped)."""
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        _pickling.__dict__.pop("pending", None)
-        return tuple, ()
-
-
-# Freeing a graph: when the last reference to the output goes, CPython frees
-# it, which frees its children, which free theirs... one C call inside the
-# other. Pyodide's WebAssembly stack overflows after a few thousand levels.
-# `__del__` therefore hands each node's children to a queue, and only the
-# outermost release drains it: nesting stays one level deep at any length.
-_release_queue: list[tuple[Value, ...]] = []
-_releasing = False
-
-
-def _release_iteratively(node: Value) -> None:
-    global _releasing
-    try:
-        children = node._children
-    except AttributeError:  # __init__ rejected its data before recording any children
-        return
-    if not children:
-        return
-    node._children = ()
-    _release_queue.append(children)
-    del children  # the queue must hold the only reference, or the tuple dies at return, one level deeper
-    if _releasing:
-        return
-    _releasing = True
-    try:
-        while _release_queue:
-            _release_queue.pop()
-    finally:
-        _releasing = False

@@ -1,0 +1,52 @@
+"""Freeing a deep graph where the stack is small: what keeps Pyodide alive.
+
+When the last reference to a graph's output goes, CPython frees it, which frees its
+children, which free theirs... one C call inside the other, as deep as the graph. On a
+native stack that is harmless: CPython's "trashcan" defers the deepest levels. Inside
+Pyodide (CPython compiled to WebAssembly) the stack is far smaller, and dropping a chain
+of a few thousand Values overflows it: a fatal ``RangeError: Maximum call stack size
+exceeded`` that ends the interpreter, not a Python exception.
+
+There, `scratchgrad.engine` makes `release_iteratively` the ``__del__`` of `Value`: each
+node hands its children to a queue that only the outermost release drains, so the
+nesting stays one level deep at any length. Elsewhere `Value` has no ``__del__``, as a
+finaliser costs every node a Python call when it is freed (`benchmarks/README.md`).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scratchgrad.engine import Value
+
+__all__ = ["STACK_IS_SMALL", "release_iteratively"]
+
+STACK_IS_SMALL = sys.platform in ("emscripten", "wasi")
+"""True inside WebAssembly (Pyodide), where freeing a deep graph must not nest."""
+
+_queue: list[tuple[Value, ...]] = []
+_draining = False
+
+
+def release_iteratively(node: Value) -> None:
+    """Free `node`'s children from a queue instead of inside `node`'s own release (its ``__del__``)."""
+    global _draining
+    try:
+        children = node._children
+    except AttributeError:  # __init__ rejected its data before recording any children
+        return
+    if not children:
+        return
+    node._children = ()
+    _queue.append(children)
+    del children  # the queue must hold the only reference, or the tuple dies at return, one level deeper
+    if _draining:
+        return
+    _draining = True
+    try:
+        while _queue:
+            _queue.pop()
+    finally:
+        _draining = False
