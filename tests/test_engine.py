@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from scratchgrad import Value
 from scratchgrad.datasets import four_points
-from scratchgrad.engine import topological_order
+from scratchgrad.engine import _order_for_backward, topological_order
 from scratchgrad.gradcheck import check_gradients
 from scratchgrad.losses import mse
 from scratchgrad.nn import MLP
@@ -373,6 +373,26 @@ def test_topological_order_lists_children_before_parents():
     position = {id(v): i for i, v in enumerate(order)}
     assert all(position[id(child)] < position[id(v)] for v in order for child in v.children)
     assert len(order) == 4
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 50), st.integers(0, 50), st.sampled_from("+*r")), min_size=1, max_size=40
+    )
+)
+def test_backward_sorts_into_the_same_order_as_topological_order(steps):
+    """`backward()`'s one-stack sort lists the graph exactly as the taught two-stack `topological_order`."""
+    nodes = [Value(1.0), Value(2.0), Value(-1.0)]
+    for i, j, op in steps:
+        a, b = nodes[i % len(nodes)], nodes[j % len(nodes)]
+        nodes.append(a + b if op == "+" else a * b if op == "*" else a.relu())
+    assert _order_for_backward(nodes[-1]) == topological_order(nodes[-1])
+
+
+def test_a_node_whose_children_and_local_derivatives_do_not_pair_up_is_refused():
+    a, b = Value(1.0), Value(2.0)
+    with pytest.raises(ValueError, match="one local derivative per child: got 2 children and 1 local"):
+        Value(3.0, "", (a, b), (1.0,), "+")
 
 
 def test_million_node_chain_builds_backprops_and_frees():

@@ -164,7 +164,9 @@ def _neuron_node(
     children = (*weights, *value_inputs, bias)
     if slope == 0.0:  # a ReLU that is off: every local derivative is 0
         return Value(out, "", children, (0.0,) * len(children), op)
-    if len(value_inputs) == len(x_data):
+    if not value_inputs:  # the first layer: the data gets no edge, only the weights and the bias
+        d_dz = (*x_data, 1.0)
+    elif len(value_inputs) == len(x_data):
         d_dz = (*x_data, *w_data, 1.0)
     else:  # only Values get edges: keep the weights of the Value inputs
         d_dz = (*x_data, *(w for x, w in zip(inputs, w_data, strict=True) if isinstance(x, Value)), 1.0)
