@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
 import random
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,7 @@ from scratchgrad.playground.your_engine import (
     ENGINE_PIECES,
     EngineNotReadyError,
     YourTrainer,
+    collector_paused,
     load_your_engine,
     your_engine_installed,
 )
@@ -135,3 +138,37 @@ def test_a_diverging_run_of_the_readers_train_is_recorded_so_the_stepper_can_say
     engine = load_your_engine(passing_work())
     trainer = YourTrainer(engine.MLP(2, [1]), lambda *args: [float("nan")], [[0.0, 1.0]], [1.0], 0.1)
     assert math.isnan(trainer.step().loss)
+
+
+def test_the_collector_is_paused_during_the_readers_step_and_collects_its_cycles_after():
+    class Node:
+        pass
+
+    with collector_paused():
+        assert not gc.isenabled()
+        node = Node()
+        node.itself = node  # a cycle, as a closure-style engine makes one per Value
+        alive = weakref.ref(node)
+        del node
+        assert alive() is not None  # a cycle outlives its last name while the collector sleeps
+    assert gc.isenabled()
+    assert alive() is None
+
+
+def test_a_collector_paused_by_someone_else_stays_paused():
+    gc.disable()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_a_step_of_the_readers_engine_leaves_the_collector_running():
+    work = {piece.id: piece.solution for piece in ENGINE_PIECES}
+    engine = load_your_engine(work)
+    model = engine.MLP(2, [3, 1])
+    trainer = YourTrainer(model, engine.train, [[0.0, 1.0], [1.0, 0.0]], [1.0, -1.0], 0.1)
+    trainer.step()
+    assert gc.isenabled()
