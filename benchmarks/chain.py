@@ -10,15 +10,18 @@ alone (`run.py` starts it as a subprocess and reads the JSON it prints)::
 from __future__ import annotations
 
 import json
-import resource
+import os
 import sys
 import time
+from collections.abc import Callable
 
 CHAIN_LENGTH = 1_000_000
 
 
 def peak_rss_mib() -> float:
     """This process's peak resident memory so far (Linux reports ru_maxrss in KiB)."""
+    import resource  # not in Pyodide, which runs `timed_chain` only
+
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
@@ -26,23 +29,35 @@ def current_rss_mib() -> float:
     """This process's resident memory now (Linux /proc), to tell the graph from backward's extra."""
     with open("/proc/self/statm") as statm:
         resident_pages = int(statm.read().split()[1])
-    return resident_pages * resource.getpagesize() / 2**20
+    return resident_pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def scratchgrad_chain(length: int = CHAIN_LENGTH) -> dict[str, float]:
-    """Build ``x = x * 1.0001`` `length` times, backpropagate, drop it: seconds of each, peak RSS.
+    """`timed_chain` in this process, with its peak RSS (and the RSS once the graph is built)."""
+    rss_before = peak_rss_mib()
+    result = timed_chain(length, memory_mib=current_rss_mib)
+    return {
+        **result,
+        "peak_rss_mib": peak_rss_mib(),
+        "rss_before_mib": rss_before,
+        "rss_after_build_mib": result.pop("memory_after_build_mib"),
+    }
 
-    Backward also gets its CPU time, steadier than wall-clock time on a shared machine.
+
+def timed_chain(length: int, memory_mib: Callable[[], float]) -> dict[str, float]:
+    """Build ``x = x * 1.0001`` `length` times, backpropagate, drop it: seconds of each.
+
+    Backward also gets its CPU time, steadier than wall-clock time on a shared machine;
+    `memory_mib` is read once the graph is built. Pure Python: inside Pyodide too.
     """
     from scratchgrad import Value
 
-    rss_before = peak_rss_mib()
     start = time.perf_counter()
     x = first = Value(1.0)
     for _ in range(length):
         x = x * 1.0001
     built = time.perf_counter()
-    rss_built = current_rss_mib()
+    memory_built = memory_mib()
     cpu_start = time.process_time()
     x.backward()
     backward_cpu = time.process_time() - cpu_start
@@ -56,9 +71,7 @@ def scratchgrad_chain(length: int = CHAIN_LENGTH) -> dict[str, float]:
         "backward_seconds": backpropagated - built,
         "backward_cpu_seconds": backward_cpu,
         "drop_seconds": dropped - backpropagated,
-        "peak_rss_mib": peak_rss_mib(),
-        "rss_before_mib": rss_before,
-        "rss_after_build_mib": rss_built,
+        "memory_after_build_mib": memory_built,
         "gradient_relative_error": abs(first.grad - expected) / expected,
     }
 

@@ -1,6 +1,8 @@
 // W1 inside Pyodide (CPython 3.14 on WebAssembly) under Node, micrograd and scratchgrad
-// interleaved exactly as on CPython (benchmarks/w1.py runs unchanged in both), and where a
-// scratchgrad step spends its time there.
+// interleaved exactly as on CPython (benchmarks/w1.py runs unchanged in both), where a
+// scratchgrad step spends its time there; and first, while the heap is fresh, the
+// 1,000,000-node chain (benchmarks/chain.py's timed_chain), with WebAssembly memory in MiB
+// (it only grows, so its size afterwards is the peak).
 //
 //   node benchmarks/pyodide_w1.mjs [repeats] [steps]
 //
@@ -20,8 +22,16 @@ process.exit(
     `
 import json, sys
 sys.path.insert(0, "benchmarks")
-import w1
+import chain, w1
+import pyodide_js
 from js import process
+
+def wasm_mib():
+    return pyodide_js._module.HEAPU8.length / 2**20
+
+memory_before = wasm_mib()
+deep = chain.timed_chain(chain.CHAIN_LENGTH, memory_mib=wasm_mib)
+deep.update(memory_before_mib=memory_before, memory_peak_mib=wasm_mib())
 
 def node_cpu_seconds():
     usage = process.cpuUsage()  # microseconds of CPU time of the whole Node process
@@ -33,7 +43,7 @@ without_gc = {name: w1.median_step_cpu_without_gc(name) for name in w1.ENGINES}
 phases = w1.scratchgrad_phases()
 print(json.dumps({
     "python": sys.version.split()[0], "platform": sys.platform, **result,
-    "median_step_cpu_seconds_without_gc": without_gc, "phases": phases,
+    "median_step_cpu_seconds_without_gc": without_gc, "phases": phases, "chain": deep,
 }))
 `,
   ),

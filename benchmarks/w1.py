@@ -5,8 +5,9 @@ network with a linear output, loss = mean(relu(1 − y·score)) + 1e-4·Σp², f
 with lr = 1.0 − 0.9·k/100. Both engines take the data, sizes, penalty and schedule from there.
 
 The micrograd side is the loop of micrograd's demo notebook as it stands (inputs wrapped
-in Values, ``sum`` of Values). The scratchgrad side is the same computation written with
-scratchgrad's own API (fused neurons, `losses.hinge`, `optim.SGD`). Both engines start
+in Values, ``sum`` of Values). scratchgrad runs it twice: the same computation written with
+scratchgrad's own API (fused neurons, `losses.hinge`, `optim.SGD`), and micrograd's notebook
+itself with only its imports changed (``scratchgrad_notebook``). Both engines start
 from the same weights: each MLP draws ``random.uniform(-1, 1)`` per weight, in the same
 order, from Python's global generator seeded identically, so the two loss trajectories
 must agree (to rounding) — the benchmark checks that before it reports any speed.
@@ -70,20 +71,23 @@ class ScratchgradTraining(Training):
         self.optimizer.step()
 
 
-class MicrogradTraining(Training):
-    """A fresh micrograd model (weights from the global `random`), trained as in micrograd's demo."""
+class NotebookTraining(Training):
+    """W1 as micrograd's demo notebook writes it: inputs wrapped in Values, ``sum`` of Values, update by hand.
 
-    def __init__(self, xs: list[list[float]], ys: list[float]) -> None:
-        from micrograd import nn  # imported here: only the bench environment has micrograd
+    `engine` and `nn` are the two modules the notebook imports; `mlp_options`, what its
+    ``MLP(2, [16, 16, 1])`` call needs besides the sizes.
+    """
 
+    def __init__(
+        self, xs: list[list[float]], ys: list[float], engine: Any, nn: Any, **mlp_options: Any
+    ) -> None:
         self.xs, self.ys = xs, ys
-        self.model = nn.MLP(2, [*micrograd_demo.HIDDEN, 1])
+        self.engine = engine
+        self.model = nn.MLP(2, [*micrograd_demo.HIDDEN, 1], **mlp_options)
         self.k = 0
 
     def loss(self) -> Any:
-        from micrograd import engine
-
-        inputs = [list(map(engine.Value, x)) for x in self.xs]
+        inputs = [list(map(self.engine.Value, x)) for x in self.xs]
         scores = list(map(self.model, inputs))
         losses = [(1 + -y * score).relu() for y, score in zip(self.ys, scores, strict=True)]
         data_loss = sum(losses) * (1.0 / len(losses))
@@ -99,7 +103,35 @@ class MicrogradTraining(Training):
         self.k += 1
 
 
-ENGINES: dict[str, type[Training]] = {"micrograd": MicrogradTraining, "scratchgrad": ScratchgradTraining}
+class MicrogradTraining(NotebookTraining):
+    """A fresh micrograd model (weights from the global `random`), trained as in micrograd's demo."""
+
+    def __init__(self, xs: list[list[float]], ys: list[float]) -> None:
+        from micrograd import engine, nn  # imported here: only the bench environment has micrograd
+
+        super().__init__(xs, ys, engine, nn)
+
+
+class ScratchgradNotebookTraining(NotebookTraining):
+    """micrograd's notebook with its imports changed to scratchgrad's, and nothing else.
+
+    Only the MLP call names what micrograd's ``MLP(2, [16, 16, 1])`` means: ReLU hidden
+    layers and a linear output (scratchgrad's default activation is tanh).
+    """
+
+    def __init__(self, xs: list[list[float]], ys: list[float]) -> None:
+        from scratchgrad import engine, nn
+
+        super().__init__(xs, ys, engine, nn, activation=micrograd_demo.ACTIVATION, output_activation="linear")
+
+
+ENGINES: dict[str, type[Training]] = {
+    "micrograd": MicrogradTraining,
+    "scratchgrad": ScratchgradTraining,
+    "scratchgrad_notebook": ScratchgradNotebookTraining,
+}
+"""Every way W1 is timed: micrograd's notebook; scratchgrad's API; the notebook on scratchgrad."""
+BASELINE = "micrograd"
 
 
 def fresh(engine: str) -> Training:
@@ -132,35 +164,39 @@ def run(engine: str, steps: int = STEPS) -> tuple[list[float], list[float], list
 
 
 def interleaved(repeats: int, steps: int = STEPS) -> dict[str, object]:
-    """Run both engines `repeats` times, alternating which goes first, and compare them.
+    """Run every engine of `ENGINES` `repeats` times, rotating which goes first, and compare them.
 
-    Returns the median wall-clock and CPU seconds per step of each engine, their ratios,
-    and the largest relative difference between the two loss trajectories (over every repeat).
+    Returns the median wall-clock and CPU seconds per step of each engine, each scratchgrad
+    way's ratios to micrograd, and the largest relative difference between any of their loss
+    trajectories and micrograd's (over every repeat).
     """
-    wall: dict[str, list[float]] = {name: [] for name in ENGINES}
-    cpu: dict[str, list[float]] = {name: [] for name in ENGINES}
-    trajectories: dict[str, list[list[float]]] = {name: [] for name in ENGINES}
+    names = list(ENGINES)
+    wall: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
+    trajectories: dict[str, list[list[float]]] = {name: [] for name in names}
     for r in range(repeats):
-        order = list(ENGINES) if r % 2 == 0 else list(reversed(ENGINES))
-        for name in order:
+        for name in names[r % len(names) :] + names[: r % len(names)]:
             losses, wall_seconds, cpu_seconds = run(name, steps)
             trajectories[name].append(losses)
             wall[name].extend(wall_seconds)
             cpu[name].extend(cpu_seconds)
     worst = max(
         abs(a - b) / abs(b)
-        for mine, theirs in zip(trajectories["scratchgrad"], trajectories["micrograd"], strict=True)
+        for name in names
+        if name != BASELINE
+        for mine, theirs in zip(trajectories[name], trajectories[BASELINE], strict=True)
         for a, b in zip(mine, theirs, strict=True)
     )
     medians = {name: statistics.median(seconds) for name, seconds in wall.items()}
     cpu_medians = {name: statistics.median(seconds) for name, seconds in cpu.items()}
+    ours = [name for name in names if name != BASELINE]
     return {
         "repeats": repeats,
         "steps": steps,
         "median_step_seconds": medians,
-        "ratio": medians["micrograd"] / medians["scratchgrad"],
+        "ratios": {name: medians[BASELINE] / medians[name] for name in ours},
         "median_step_cpu_seconds": cpu_medians,
-        "cpu_ratio": cpu_medians["micrograd"] / cpu_medians["scratchgrad"],
+        "cpu_ratios": {name: cpu_medians[BASELINE] / cpu_medians[name] for name in ours},
         "losses": {name: runs[0] for name, runs in trajectories.items()},
         "worst_relative_loss_difference": worst,
         "trajectories_agree": worst <= TRAJECTORY_TOLERANCE,
