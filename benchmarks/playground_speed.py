@@ -8,7 +8,8 @@ opens the Playground page in Chromium (the same launch as tests/browser) and mea
    ReLU, hinge loss + 1e-4·Σp², SGD): seconds from pressing Play until the panel shows
    step 100 (target < 5 s), and the redraws per second meanwhile (target ≥ 10);
 2. **every data set's preset**: steps per second and redraws per second over a few seconds
-   of Play;
+   of Play; and the moons preset once more with "Engine: yours", the reader's own engine (the
+   exercises' reference pieces, stored as passed), against the book's (target ≥ 30 steps/s);
 3. for each, long tasks on the page (> 50 ms) while training, and the start-up time
    (navigation → panel ready).
 
@@ -31,7 +32,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from scratchgrad.playground import PRESETS, Stepper, to_query
+from scratchgrad.playground import PRESETS, PanelSession, Stepper, to_query
 
 HERE = Path(__file__).parent
 sys.path[:0] = [
@@ -39,6 +40,7 @@ sys.path[:0] = [
     str(HERE.parent / "tests" / "browser"),
 ]  # docs_pages, harness, pages
 from harness import build_site, launch_chromium, serve_site, stop  # noqa: E402  (the tests' site and Chromium)
+from test_playground import readers_engine, store_as_passed  # noqa: E402  (the reader's passed pieces)
 
 RESULTS = HERE / "results" / "playground.json"
 DEMO = "micrograd_demo"
@@ -47,6 +49,9 @@ DEMO_TARGET_SECONDS = 5.0
 REDRAW_TARGET = 10.0
 SAME_DIGITS = 1e-12
 DATA_SETS = ["four_points", "xor", "moons", "circles", "spiral"]
+YOURS = "moons"  # the preset trained once more with "Engine: yours" (the exercises' reference pieces)
+YOURS_TARGET = 30.0  # steps per second
+SAME_DIGITS_YOURS = 1e-9  # the reader's Value sums gradients in a set's order, which differs between Pythons
 PANEL = ".sg-playground"
 
 STAMPS = """
@@ -155,6 +160,35 @@ def measure_data_set(browser, site_url: str, name: str, seconds: float) -> dict:
     return result
 
 
+def measure_yours(browser, site_url: str, seconds: float) -> dict:
+    """`YOURS`'s preset trained by the reader's own engine: steps and redraws per second, checked."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    work = readers_engine()
+    store_as_passed(context, work)
+    query = to_query(PRESETS[YOURS]).replace("engine=scratchgrad", "engine=yours")
+    page = context.new_page()
+    page.goto(f"{site_url}playground/?{query}")
+    page.wait_for_selector(f'{PANEL}[data-sg-state="paused"]', timeout=120_000)
+    stamps = play(page, seconds=seconds)
+    first, last = stamps["steps"][0], stamps["steps"][-1]
+    shown = page.eval_on_selector(PANEL, "e => ({steps: +e.dataset.sgSteps, loss: +e.dataset.sgLoss})")
+    session = PanelSession()
+    session.configure(query, "", json.dumps(work))
+    expected = json.loads(session.step(shown["steps"]))["loss"]
+    difference = abs(shown["loss"] - expected) / max(abs(expected), 1e-300)
+    if difference > SAME_DIGITS_YOURS:
+        raise SystemExit(f"engine=yours: the panel's loss {shown['loss']!r} is not CPython's {expected!r}")
+    result = {
+        "steps_per_second": (last[1] - first[1]) / ((last[0] - first[0]) / 1000),
+        "redraws_per_second": rate(stamps["draws"], stamps["started"] + 500, stamps["ended"]),
+        "long_tasks_ms": long_tasks(stamps),
+        **shown,
+        "relative_difference_from_cpython": difference,
+    }
+    context.close()
+    return result
+
+
 def demo_time(result: dict) -> float:
     return result["seconds_to_step_100"]
 
@@ -177,6 +211,13 @@ def report(results: dict) -> None:
             f"  {name:<14} {r['steps_per_second']:8.1f} {r['redraws_per_second']:10.1f} {tasks:11d}"
             f" {r['startup_seconds']:11.1f}"
         )
+    yours, book = results["yours"], results["data_sets"][YOURS]["steps_per_second"]
+    met = "meets target" if yours["steps_per_second"] >= YOURS_TARGET else "BELOW TARGET"
+    print(
+        f"  {YOURS + ', yours':<14} {yours['steps_per_second']:8.1f} {yours['redraws_per_second']:10.1f}"
+        f" {sum(d > 50 for d in yours['long_tasks_ms']):11d}   (the reader's engine: the book's is"
+        f" {book / yours['steps_per_second']:.1f}× as fast; target ≥ {YOURS_TARGET:.0f} steps/s: {met})"
+    )
     print("  * wall-clock long tasks (> 50 ms) while training: on a busy machine the OS can stretch any task")
     print("  (every panel's loss after Pause checked against CPython's: same to 12 digits)")
 
@@ -202,11 +243,13 @@ def main() -> None:
             data_sets = {
                 name: measure_data_set(browser, site_url, name, options.seconds) for name in DATA_SETS
             }
+            yours = measure_yours(browser, site_url, options.seconds)
             browser.close()
         stop(server)
     load = "load average {:.1f} {:.1f} {:.1f} on {} cores".format(*os.getloadavg(), os.cpu_count())
     results = {"measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load": load, DEMO: demo}
     results["data_sets"] = data_sets
+    results["yours"] = yours
     report(results)
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
