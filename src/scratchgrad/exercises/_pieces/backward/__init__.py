@@ -29,10 +29,10 @@ def _require_backward(engine: Engine, build: Builder) -> str:
         return ", ".join(
             f"{name}.grad = {num(node.grad)}" for name, node in nodes.items() if not children(node)
         )
-    try:  # is it the walk? The same graph with recorders in place of the rules says.
+    try:  # is it the walk? The same graph, built again with recorders in place of the rules, says.
         _require_each_rule_once_in_order(engine, build, output_name)
     except Fail as walk:
-        raise Fail(f"{problem}: {walk}") from None
+        problem = f"{problem}: {walk}"
     raise graph_failure(problem, nodes)
 
 

@@ -72,7 +72,9 @@ def _harder_graphs(engine: Engine) -> str:
 @EXERCISE.check("the output comes last, an input alone is its own order")
 def _ends(engine: Engine) -> str:
     v = _labelled(engine, p=1.0, q=2.0)
-    out = v["p"] * v["q"] + v["p"]
+    product = v["p"] * v["q"]
+    product.label = "p·q"
+    out = product + v["p"]
     out.label = "out"
     order = _require_order(engine, out, "out")
     if order[-1] is not out:

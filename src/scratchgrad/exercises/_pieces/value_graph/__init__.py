@@ -47,6 +47,26 @@ def _input(engine: Engine) -> str:
     return "data 2.0, label 'a', no children, _op ''"
 
 
+@EXERCISE.check("Value(data, label, _children, _op), in that order")
+def _argument_order(engine: Engine) -> str:
+    V = engine.Value  # noqa: N806
+    a, b = V(2.0, label="a"), V(-3.0, label="b")
+    made = V(-1.0, "s", (a, b), "+")
+    held = children(made)
+    if getattr(made, "label", None) == "s" and {id(x) for x in held} == {id(a), id(b)} and made._op == "+":
+        return "Value(-1.0, 's', (a, b), '+') keeps label 's', children a and b, _op '+'"
+    if getattr(made, "label", None) == "+" or getattr(made, "_op", None) == "s":
+        raise Fail(
+            "Value(-1.0, 's', (a, b), '+') took '+' as its label: your __init__ has micrograd's order, "
+            "Value(data, _children, _op, label). This course calls Value(data, label, _children, _op) — "
+            "its later pieces write Value(t, \"\", (self,), \"tanh\") — so put label second"
+        )
+    raise Fail(
+        f"Value(-1.0, 's', (a, b), '+') should have label 's', children a and b and _op '+'; yours has "
+        f"label {getattr(made, 'label', None)!r}, _prev {_held(made, a, b)}, _op {getattr(made, '_op', None)!r}"
+    )
+
+
 @EXERCISE.check("a + b records its children and '+'")
 def _add(engine: Engine) -> str:
     return _check_operation(engine, "+")
