@@ -124,3 +124,19 @@ def test_python_dash_m_runs_the_cli_with_its_exit_codes(work):
     )
     assert passed.stdout.splitlines()[-1] == "PASSED: all 4 checks passed"
     assert "the following arguments are required: exercise, work" in usage.stderr
+
+
+ESCAPES = {
+    "os-exit": "import os\n    os._exit(0)",
+    "sys-exit": "import sys\n    sys.exit(0)",
+    "c-level-loop": "import itertools\n    return sum(itertools.repeat(0))",
+    "killed": "import os, signal\n    os.kill(os.getpid(), signal.SIGKILL)",
+}
+
+
+@pytest.mark.parametrize("body", ESCAPES.values(), ids=ESCAPES.keys())
+def test_exiting_or_hanging_code_did_not_finish(body, tmp_path, capsys):
+    path = tmp_path / "slope.py"
+    path.write_text(f"def slope(f, x, h=1e-6):\n    {body}\n", encoding="utf-8")
+    assert main(["check", "slope", str(path), "--time-limit", "1"]) == 1
+    assert "did not finish" in capsys.readouterr().out

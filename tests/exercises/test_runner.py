@@ -75,7 +75,9 @@ def test_a_wrong_backward_names_every_wrong_node_and_sends_the_graph_to_draw():
         for node, check in zip(study["nodes"], study["check"]["nodes"], strict=True)
     }
     assert marked == {"c": "wrong", "a": "wrong", "b": "wrong", "e": "wrong", "d": "ok", "f": "ok", "L": "ok"}
-    assert re.search(r'\[label="\{ a \| data 2.0000 \| grad -?0.0000 \}"', first.graph["dot"])  # labelled by the check
+    assert re.search(
+        r'\[label="\{ a \| data 2.0000 \| grad -?0.0000 \}"', first.graph["dot"]
+    )  # labelled by the check
 
 
 def test_a_wrong_share_names_the_op_whose_backward_passed_it():

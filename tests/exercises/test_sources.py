@@ -67,6 +67,9 @@ def test_a_solution_of_several_snippets_follows_its_before_line_and_keeps_their_
 def test_a_declared_stub_is_the_solution_with_its_edits_made():
     accumulate = by_id("accumulate")
     assert accumulate.stub.count(".grad = ") == 5
-    assert accumulate.stub.replace(".grad = ", ".grad += ").replace(
-        "your rules as you wrote them, with `=`", "rules that add their shares"
-    ) == accumulate.solution
+    assert (
+        accumulate.stub.replace(".grad = ", ".grad += ").replace(
+            "your rules as you wrote them, with `=`", "rules that add their shares"
+        )
+        == accumulate.solution
+    )

@@ -14,7 +14,8 @@ from scratchgrad.exercises.exercise import Exercise
 
 __all__ = ["book_imports", "borrowed_names"]
 
-ALLOWED = ("scratchgrad.datasets",)  # data to try a piece on is not an implementation
+# Data to try a piece on, and the checker itself, are no implementation of a piece.
+ALLOWED = ("scratchgrad.datasets", "scratchgrad.exercises")
 
 VALUE_METHODS = (
     "__init__",

@@ -27,7 +27,8 @@ def order_problem(order: list, root: object, names: dict[int, str]) -> str | Non
     shown = "[" + ", ".join(name(node) for node in order) + "]"
     for node in order:
         if counts[id(node)] > 1:
-            return f"returns {shown}: it lists {name(node)} {counts[id(node)]} times; every node belongs in it once"
+            times = counts[id(node)]
+            return f"returns {shown}: it lists {name(node)} {times} times; every node belongs in it once"
     missing = sorted(name(node) for node in every_node(root) if id(node) not in counts)
     if missing:
         return f"returns {shown}: it leaves out {', '.join(missing)}"

@@ -14,8 +14,8 @@ import linecache
 import traceback
 from collections.abc import Mapping
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.borrowed import book_imports, borrowed_names
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.registry import EXERCISES, by_id
 from scratchgrad.exercises.report import CheckLine, CodeError, PieceUse, Report
 from scratchgrad.exercises.sandbox import READER_FILE_PREFIX, Sandbox, TimeLimitExceeded, reader_filename
@@ -63,13 +63,18 @@ def check(
         _execute(source, reader_filename(exercise.id), namespace, sandbox)
     except (TimeLimitExceeded, KeyboardInterrupt):
         return _finish(report, sandbox, "stopped", _stopped(sandbox))
+    except SystemExit as error:
+        report.error = _code_error(error, exercise.id)
+        return _finish(report, sandbox, "stopped", _exited(report.error))
     except BaseException as error:
         report.error = _code_error(error, exercise.id)
         return _finish(report, sandbox, "raised", f"your code raised {report.error}")
     borrowed = book_imports(source) or borrowed_names(exercise, namespace)
     if borrowed:
         report.checks.append(CheckLine("the piece is your own code", False, borrowed))
-        return _finish(report, sandbox, "failed", "your code takes the book's implementation instead of writing it")
+        return _finish(
+            report, sandbox, "failed", "your code takes the book's implementation instead of writing it"
+        )
     engine = Engine(namespace, _providers())
     for hidden in exercise.checks:
         try:
@@ -80,6 +85,10 @@ def check(
         except (TimeLimitExceeded, KeyboardInterrupt):
             report.checks.append(CheckLine(hidden.title, False, _stopped(sandbox)))
             return _finish(report, sandbox, "stopped", _stopped(sandbox))
+        except SystemExit as error:
+            exited = _exited(_code_error(error, exercise.id))
+            report.checks.append(CheckLine(hidden.title, False, exited))
+            return _finish(report, sandbox, "stopped", exited)
         except BaseException as error:
             report.checks.append(CheckLine(hidden.title, False, f"raised {_code_error(error, exercise.id)}"))
     failed = sum(not line.passed for line in report.checks)
@@ -129,6 +138,11 @@ def _stopped(sandbox: Sandbox) -> str:
     return "stopped before the checks finished (interrupted)"
 
 
+def _exited(error: CodeError) -> str:
+    place = f"{error.where}, line {error.line}" if error.line else error.where
+    return f"did not finish: your code called sys.exit() or exit() ({place}); a piece returns instead"
+
+
 def _code_error(error: BaseException, exercise_id: str) -> CodeError:
     """The exception, and where it came from: the reader's innermost line it passed through.
 
@@ -145,7 +159,10 @@ def _code_error(error: BaseException, exercise_id: str) -> CodeError:
         where, line = f"your code for {_piece(yours[-1].filename)!r}", yours[-1].lineno
     elif books:
         piece = _piece(books[-1].filename)
-        where, line = f"the book's {piece!r}, which stands in for your own: it was given one of your Values", None
+        where, line = (
+            f"the book's {piece!r}, which stands in for your own: it was given one of your Values",
+            None,
+        )
     else:
         where, line = f"when the checks of {exercise_id!r} used what your code returned", None
     message = error.msg if isinstance(error, SyntaxError) else str(error)

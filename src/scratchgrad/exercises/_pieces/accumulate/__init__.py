@@ -39,7 +39,9 @@ def _used_twice(engine: Engine) -> str:
     _shares(engine, "a * a with a = 3", lambda a, b: a * a, 6.0, "= 2a")
     _shares(engine, "a·b + a with b = -2", lambda a, b: a * b + a, -1.0, "= b + 1")
     _shares(engine, "a + 1 + a", lambda a, b: a + 1 + a, 2.0, "a plain number on the right, then a again")
-    return _shares(engine, "tanh(a) + a", lambda a, b: a.tanh() + a, 2 - math.tanh(3.0) ** 2, "= 1 − tanh(3)² + 1")
+    return _shares(
+        engine, "tanh(a) + a", lambda a, b: a.tanh() + a, 2 - math.tanh(3.0) ** 2, "= 1 − tanh(3)² + 1"
+    )
 
 
 @EXERCISE.check("L = (a·b + c)·(a·b): e = a·b used twice")

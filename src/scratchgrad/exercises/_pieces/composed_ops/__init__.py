@@ -54,6 +54,11 @@ def _reflected(engine: Engine) -> str:
 def _sum(engine: Engine) -> str:
     values = [engine.Value(x) for x in (1.0, 2.0, 3.5)]
     total = sum(values)
+    if not isinstance(total, engine.Value):
+        raise Fail(
+            f"sum([a, b, c]) should give a Value; yours gave {type(total).__name__} {total!r} — sum starts "
+            "with 0 + a, so __radd__ must return a Value: return self + other"
+        )
     if not close(getattr(total, "data", total), 6.5):
         raise Fail(f"sum of 1, 2, 3.5 should be 6.5; yours gave {num(getattr(total, 'data', total))}")
     total.backward()

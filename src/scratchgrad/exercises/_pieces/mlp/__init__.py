@@ -113,7 +113,9 @@ def _mlp(engine: Engine) -> str:
     twin = _twins(model, reference)
     for mine in params:
         if id(mine) not in twin:
-            raise Fail("MLP(3, [4, 4, 1]).parameters() holds a Value that is no weight or bias of its neurons")
+            raise Fail(
+                "MLP(3, [4, 4, 1]).parameters() holds a Value that is no weight or bias of its neurons"
+            )
         where, theirs = twin[id(mine)]
         if not close(mine.grad, theirs.grad, 1e-9):
             raise Fail(f"the gradient of {where} should be {num(theirs.grad)}; yours is {num(mine.grad)}")

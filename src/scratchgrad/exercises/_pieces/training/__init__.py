@@ -52,7 +52,9 @@ def _same_as_chapter(engine: Engine) -> str:
             raise Fail("train() changed the xs or ys it was given: read the examples, never write them")
         right = _run(model, weights, lambda m, s=steps, r=rate: _loop(m, True, 1.0, s, r))
         if len(yours) != steps:
-            raise Fail(f"train(…, steps={steps}, …) should return {steps} losses; yours returned {len(yours)}")
+            raise Fail(
+                f"train(…, steps={steps}, …) should return {steps} losses; yours returned {len(yours)}"
+            )
         if all(close(a, b, 1e-9) for a, b in zip(yours, right, strict=True)):
             continue
         step = next(i for i, (a, b) in enumerate(zip(yours, right, strict=True)) if not close(a, b, 1e-9))
@@ -69,7 +71,11 @@ def _same_as_chapter(engine: Engine) -> str:
                 "your loop never zeroes the gradients: they pile up across steps. Set p.grad = 0.0 "
                 "before backward()",
             ),
-            (True, -1.0, "your loop moves uphill: step against the gradient, p.data -= learning_rate * p.grad"),
+            (
+                True,
+                -1.0,
+                "your loop moves uphill: step against the gradient, p.data -= learning_rate * p.grad",
+            ),
         ):
             buggy = _run(model, weights, lambda m, z=zero, g=sign, s=steps, r=rate: _loop(m, z, g, s, r))
             if all(close(a, b, 1e-9) for a, b in zip(yours, buggy, strict=True)):

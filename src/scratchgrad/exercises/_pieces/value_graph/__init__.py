@@ -59,11 +59,12 @@ def _argument_order(engine: Engine) -> str:
         raise Fail(
             "Value(-1.0, 's', (a, b), '+') took '+' as its label: your __init__ has micrograd's order, "
             "Value(data, _children, _op, label). This course calls Value(data, label, _children, _op) — "
-            "its later pieces write Value(t, \"\", (self,), \"tanh\") — so put label second"
+            'its later pieces write Value(t, "", (self,), "tanh") — so put label second'
         )
+    label, op = getattr(made, "label", None), getattr(made, "_op", None)
     raise Fail(
         f"Value(-1.0, 's', (a, b), '+') should have label 's', children a and b and _op '+'; yours has "
-        f"label {getattr(made, 'label', None)!r}, _prev {_held(made, a, b)}, _op {getattr(made, '_op', None)!r}"
+        f"label {label!r}, _prev {_held(made, a, b)}, _op {op!r}"
     )
 
 
