@@ -69,16 +69,17 @@ def two_neurons(V: type) -> dict:  # noqa: N803
 
 
 def long_and_short(V: type) -> dict:  # noqa: N803
-    """y = (x·w + w)·w + x: x and w each reach y by a short path and by a long one.
+    """y = (u + w)·w + u with u = x·w: u reaches y by a short path and by a long one.
 
-    A breadth-first order meets x one step from y, before t1 = x·w three steps away: reversed, it
-    lists t1 before x, which t1 was made from.
+    A breadth-first walk from y meets u one step away, before t2 = u + w two steps away: it runs
+    u's rule before t2's, though t2 still has a share to pass to u; reversed, a breadth-first order
+    lists t2 before u, which t2 was made from.
     """
     n = {"x": V(0.5), "w": V(-1.5)}
-    n["t1"] = n["x"] * n["w"]
-    n["t2"] = n["t1"] + n["w"]
+    n["u"] = n["x"] * n["w"]
+    n["t2"] = n["u"] + n["w"]
     n["t3"] = n["t2"] * n["w"]
-    n["y"] = n["t3"] + n["x"]
+    n["y"] = n["t3"] + n["u"]
     return n
 
 

@@ -54,6 +54,6 @@ def _two_neurons(engine: Engine) -> str:
     return require_gradients(two_neurons, engine.Value, lambda nodes: nodes["y"].backward(), "y")
 
 
-@EXERCISE.check("y = (x·w + w)·w + x: x and w reached by paths of different lengths")
+@EXERCISE.check("y = (u + w)·w + u, u = x·w: u reached by paths of different lengths")
 def _long_and_short(engine: Engine) -> str:
     return require_gradients(long_and_short, engine.Value, lambda nodes: nodes["y"].backward(), "y")

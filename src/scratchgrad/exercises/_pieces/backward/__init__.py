@@ -113,4 +113,4 @@ def _chain(engine: Engine) -> str:
 def _reused(engine: Engine) -> str:
     _require_each_rule_once_in_order(engine, diamond, "L = (a·b + c)·(a·b)")
     _require_each_rule_once_in_order(engine, add_to_itself, "y = (a + a)·a")
-    return _require_each_rule_once_in_order(engine, long_and_short, "y = (x·w + w)·w + x")
+    return _require_each_rule_once_in_order(engine, long_and_short, "y = (u + w)·w + u")

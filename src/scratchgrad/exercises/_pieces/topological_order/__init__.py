@@ -66,7 +66,7 @@ def _reused(engine: Engine) -> str:
 def _harder_graphs(engine: Engine) -> str:
     _require_built(engine, diamond, "L = (a·b + c)·(a·b)")
     _require_built(engine, add_to_itself, "y = (a + a)·a")
-    return _require_built(engine, long_and_short, "y = (x·w + w)·w + x")
+    return _require_built(engine, long_and_short, "y = (u + w)·w + u")
 
 
 @EXERCISE.check("the output comes last, an input alone is its own order")

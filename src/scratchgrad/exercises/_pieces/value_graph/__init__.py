@@ -16,6 +16,8 @@ def _check_operation(engine: Engine, symbol: str) -> str:
     out = a + b if symbol == "+" else a * b
     expected = 2.0 + -3.0 if symbol == "+" else 2.0 * -3.0
     what = f"a {symbol} b"
+    if not isinstance(out, engine.Value):
+        raise Fail(f"{what} should return a new Value; yours returned {type(out).__name__} {out!r}")
     if out is a or out is b:
         raise Fail(f"{what} returned one of its inputs; it should return a new Value")
     if a.data != 2.0 or b.data != -3.0:
