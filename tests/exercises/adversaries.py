@@ -1299,7 +1299,8 @@ def gradients_agree(f, xs, tolerance=1e-6):
         "mlp",
         "linear-last-layer",
         NEURONS.replace(
-            "    def __call__(self, x):\n        for layer in self.layers:\n            x = layer(x)\n        return x",
+            "    def __call__(self, x):\n        for layer in self.layers:\n"
+            "            x = layer(x)\n        return x",
             """    def __call__(self, x):
         for layer in self.layers[:-1]:
             x = layer(x)
@@ -1382,7 +1383,8 @@ def train(model, xs, ys, steps, learning_rate):
         "zeroed-before-the-step",
         TRAIN.replace(
             "        loss.backward()\n        for p in model.parameters():\n            p.data",
-            "        loss.backward()\n        for p in model.parameters():\n            p.grad = 0.0\n            p.data",
+            "        loss.backward()\n        for p in model.parameters():\n"
+            "            p.grad = 0.0\n            p.data",
         ),
         False,
         "at step 1 the loss should be",

@@ -19,7 +19,8 @@ def test_a_learners_solution_gets_its_verdict_and_words(case):
     ], report.text()
     assert report.passed is case.passes, report.text()
     assert case.words in report.text(), report.text()
-    assert "the checker" not in report.text() and "reference solution of" not in report.text()
+    assert "the checker" not in report.text()
+    assert "reference solution of" not in report.text()
 
 
 def test_every_exercise_has_two_more_right_and_six_more_wrong_solutions():
