@@ -319,3 +319,15 @@ def test_a_deliberately_wrong_backward_draws_the_graph_with_exactly_that_node_wr
         exercise(page, "power-and-exp").locator(".sg-exercise__report").screenshot(
             path=str(ARTIFACTS / f"exercise-check-graph-{width}-{scheme}.png")
         )
+
+
+def test_a_check_stuck_inside_one_c_call_restarts_python_and_keeps_the_code(context, site_url):
+    stuck = "import itertools\n\n\ndef slope(f, x, h=1e-6):\n    return sum(itertools.repeat(0))\n"
+    page = open_exercise(context, site_url, "slope")
+    type_code(page, "slope", stuck)
+    result = press_check(page, "slope")
+    assert result["verdict"] == "fail"
+    assert "Stopped by restarting Python" in result["verdictLine"], result
+    assert editor_code(page, "slope") == stuck
+    type_code(page, "slope", SLOPE_BY_A_READER)  # a fresh worker checks code afterwards
+    assert press_check(page, "slope")["verdict"] == "pass"

@@ -34,14 +34,14 @@ def test_check_prints_the_lines_and_verdict_and_exits_0_on_a_pass(work, capsys):
     out = capsys.readouterr().out.splitlines()
     assert "uses  value-graph: Value — yours" in out
     assert "uses  topological-order: topological_order — reference solution" in out
-    assert out[-1] == "PASSED: all 3 checks passed"
+    assert out[-1] == "PASSED: all 4 checks passed"
 
 
 def test_check_exits_1_on_a_fail(work, capsys):
     assert main(["check", "topological-order", str(work)]) == 1
     out = capsys.readouterr().out
-    assert "FAIL  L = (a·b + c)·f: each node after its children: your order lists L before" in out
-    assert out.splitlines()[-1] == "FAILED: 3 of 3 checks failed"
+    assert "FAIL  L = (a·b + c)·f: each node after its children: for L, your topological_order returns" in out
+    assert out.splitlines()[-1] == "FAILED: 4 of 4 checks failed"
 
 
 def test_check_takes_a_plain_file_as_the_code_of_one_exercise(tmp_path, capsys):
@@ -57,7 +57,7 @@ def test_list_shows_every_exercise_and_its_state(work, capsys):
     assert main(["list", str(work)]) == 0
     lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
     assert lines["backward"].endswith("passed")
-    assert lines["topological-order"].endswith("tried: 3 of 3 checks failed")
+    assert lines["topological-order"].endswith("tried: 4 of 4 checks failed")
     assert lines["slope"].endswith("not started")
     assert lines["mlp"].endswith("not started")
     assert lines["your"] == f"your engine: 2 of {len(EXERCISES)} pieces"
@@ -122,5 +122,21 @@ def test_python_dash_m_runs_the_cli_with_its_exit_codes(work):
     assert (passed.returncode, failed.returncode, usage.returncode) == (0, 1, 2), (
         passed.stderr + failed.stderr
     )
-    assert passed.stdout.splitlines()[-1] == "PASSED: all 3 checks passed"
+    assert passed.stdout.splitlines()[-1] == "PASSED: all 4 checks passed"
     assert "the following arguments are required: exercise, work" in usage.stderr
+
+
+ESCAPES = {
+    "os-exit": "import os\n    os._exit(0)",
+    "sys-exit": "import sys\n    sys.exit(0)",
+    "c-level-loop": "import itertools\n    return sum(itertools.repeat(0))",
+    "killed": "import os, signal\n    os.kill(os.getpid(), signal.SIGKILL)",
+}
+
+
+@pytest.mark.parametrize("body", ESCAPES.values(), ids=ESCAPES.keys())
+def test_exiting_or_hanging_code_did_not_finish(body, tmp_path, capsys):
+    path = tmp_path / "slope.py"
+    path.write_text(f"def slope(f, x, h=1e-6):\n    {body}\n", encoding="utf-8")
+    assert main(["check", "slope", str(path), "--time-limit", "1"]) == 1
+    assert "did not finish" in capsys.readouterr().out

@@ -57,15 +57,19 @@ def test_a_snippet_section_that_is_not_there_is_named():
 
 def test_a_solution_of_several_snippets_follows_its_before_line_and_keeps_their_indentation():
     solution = by_id("accumulate").solution
-    assert solution.startswith("class Value(Value):  # your Value so far, re-opened")
+    assert solution.startswith("import math\n\n\nclass Value(Value):  # your Value so far, re-opened")
     assert "\n    def __add__(self, other):\n" in solution
+    assert "\n    def tanh(self):\n" in solution
     assert "\n    def __mul__(self, other):\n" in solution
     assert "# --8<--" not in solution
 
 
 def test_a_declared_stub_is_the_solution_with_its_edits_made():
     accumulate = by_id("accumulate")
-    assert accumulate.stub.count(".grad = ") == 4
-    assert accumulate.stub.replace(".grad = ", ".grad += ").replace(
-        "with the bug of the chapter", "that add their shares"
-    ) == accumulate.solution
+    assert accumulate.stub.count(".grad = ") == 5
+    assert (
+        accumulate.stub.replace(".grad = ", ".grad += ").replace(
+            "your rules as you wrote them, with `=`", "rules that add their shares"
+        )
+        == accumulate.solution
+    )

@@ -29,6 +29,13 @@ HOST_ONLY_PATHS = {
     "tests/engines": "drives Firefox and WebKit",
 }
 HOST_ONLY_TESTS = {
+    **{
+        f"tests/exercises/test_cli.py::test_exiting_or_hanging_code_did_not_finish[{case}]": (
+            "exits, hangs or kills the process the check runs in: the CLI's child process, which Pyodide "
+            "cannot start"
+        )
+        for case in ("os-exit", "c-level-loop", "killed")
+    },
     "tests/exercises/test_cli.py::test_python_dash_m_runs_the_cli_with_its_exit_codes": (
         "starts `python -m scratchgrad.exercises` as a subprocess; Pyodide cannot start processes"
     ),

@@ -9,23 +9,23 @@
 WORK is a work file with one ``# %% exercise: <id>`` section per exercise (what the page's Export
 writes), or a folder of ``<id>.py`` files. For ``check``, a plain .py file without sections is the
 code of that one exercise. Earlier pieces come from WORK when they pass, else from the reference
-solutions. Usage errors exit with 2 and say what is wrong.
+solutions. The checks run in a child process (`scratchgrad.exercises.isolated`): code that exits
+the process or hangs inside one C call is "did not finish", exit 1. Usage errors exit with 2 and
+say what is wrong.
 """
 
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 
-from scratchgrad.exercises import check_all, export, parse
+from scratchgrad.exercises import export, parse
+from scratchgrad.exercises.isolated import DidNotFinish, run_checks
 from scratchgrad.exercises.registry import EXERCISES, UnknownExerciseError, by_id
 from scratchgrad.exercises.report import Report
-from scratchgrad.exercises.runner import DEFAULT_TIME_LIMIT, check
-from scratchgrad.exercises.sandbox import TimeLimitExceeded
+from scratchgrad.exercises.runner import DEFAULT_TIME_LIMIT
 from scratchgrad.exercises.workfile import MARKER, WorkFileError
 
 __all__ = ["main"]
@@ -81,8 +81,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def _list(args: argparse.Namespace) -> int:
     pieces = _read_work(args.work) if args.work else {}
-    with _alarm(DEFAULT_TIME_LIMIT * max(1, len(pieces))):
-        reports = check_all(pieces)
+    try:
+        reports = run_checks(pieces, None, DEFAULT_TIME_LIMIT)
+    except DidNotFinish as stopped:
+        print(f"FAILED: {stopped}")
+        return 1
     done = sum(report.passed for report in reports.values())
     for exercise in EXERCISES:
         state = _state(exercise.id, pieces, reports)
@@ -114,12 +117,11 @@ def _check(args: argparse.Namespace) -> int:
         raise UsageError(
             f"{args.work} has no code for {exercise.id!r} (sections found: {', '.join(pieces) or 'none'})"
         )
-    earlier = {piece: source for piece, source in pieces.items() if piece != exercise.id}
-    with _alarm(args.time_limit * (len(earlier) + 1) + 2):
-        passing = {p: r for p, r in check_all(earlier, time_limit=args.time_limit).items() if r.passed}
-        report = check(
-            exercise.id, pieces[exercise.id], {p: earlier[p] for p in passing}, time_limit=args.time_limit
-        )
+    try:
+        report = run_checks(pieces, exercise.id, args.time_limit)[exercise.id]
+    except DidNotFinish as stopped:
+        print(f"FAILED: {stopped}")
+        return 1
     print(report.text())
     if report.output:
         dropped = f"\n… {report.output_dropped} more characters not shown" if report.output_dropped else ""
@@ -168,23 +170,3 @@ def _read_folder(folder: Path) -> dict[str, str]:
         for path in sorted(folder.glob("*.py"))
         if path.stem in known
     }
-
-
-@contextmanager
-def _alarm(seconds: float) -> Iterator[None]:
-    """A last resort behind the checker's own time limit: code stuck inside one C call never
-    reaches a line or a jump the limit can see, but a signal still interrupts it (main thread only)."""
-    if not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def stop(signum: int, frame: object) -> None:
-        raise TimeLimitExceeded
-
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)

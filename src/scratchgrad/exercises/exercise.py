@@ -34,6 +34,7 @@ import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from scratchgrad._checks import is_number
 from scratchgrad.exercises.sources import SnippetSolution, SourceError, WrongVariant, apply_edits, read
 
 __all__ = ["Check", "Engine", "Exercise", "Fail", "num"]
@@ -156,7 +157,7 @@ def _edits(declared: dict) -> tuple[tuple[str, str], ...]:
 
 def num(x: object) -> str:
     """A number as a learner reads it in a message: -3.0, 0.707107, 2.2e-05."""
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
+    if not is_number(x):
         return repr(x)
     x = float(x)
     if not math.isfinite(x) or x == 0 or 1e-4 <= abs(x) < 1e7:

@@ -7,7 +7,15 @@ with the reader's Value and with the package's (`oracle.expected`) — and compa
 
 from __future__ import annotations
 
-__all__ = ["chapter_expression", "diamond", "neuron", "tanh_chain", "two_neurons"]
+__all__ = [
+    "add_to_itself",
+    "chapter_expression",
+    "diamond",
+    "long_and_short",
+    "neuron",
+    "tanh_chain",
+    "two_neurons",
+]
 
 
 def chapter_expression(V: type, a: float = 2.0, b: float = -3.0, c: float = 10.0, f: float = -2.0) -> dict:  # noqa: N803
@@ -57,4 +65,27 @@ def two_neurons(V: type) -> dict:  # noqa: N803
     n["h1"] = n["z1"].tanh()
     n["h2"] = n["z2"].tanh()
     n["y"] = n["h1"] + n["h2"]
+    return n
+
+
+def long_and_short(V: type) -> dict:  # noqa: N803
+    """y = (u + w)·w + u with u = x·w: u reaches y by a short path and by a long one.
+
+    A breadth-first walk from y meets u one step away, before t2 = u + w two steps away: it runs
+    u's rule before t2's, though t2 still has a share to pass to u; reversed, a breadth-first order
+    lists t2 before u, which t2 was made from.
+    """
+    n = {"x": V(0.5), "w": V(-1.5)}
+    n["u"] = n["x"] * n["w"]
+    n["t2"] = n["u"] + n["w"]
+    n["t3"] = n["t2"] * n["w"]
+    n["y"] = n["t3"] + n["u"]
+    return n
+
+
+def add_to_itself(V: type) -> dict:  # noqa: N803
+    """s = a + a, y = s·a: a appears twice among the children of one node."""
+    n = {"a": V(-1.5)}
+    n["s"] = n["a"] + n["a"]
+    n["y"] = n["s"] * n["a"]
     return n

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 from collections.abc import Callable, Iterable
 
 import scratchgrad
+from scratchgrad._checks import is_number
 from scratchgrad.drawn_graph import study
 from scratchgrad.exercises.exercise import Fail, num
+from scratchgrad.gradcheck import relative_error
 
 __all__ = [
     "Builder",
@@ -41,12 +42,12 @@ Builder = Callable[[type], dict[str, object]]
 
 
 def close(a: object, b: float, tolerance: float = 1e-6) -> bool:
-    """True when the reader's number `a` is `b` up to a relative (or, near 0, absolute) tolerance."""
-    if isinstance(a, bool) or not isinstance(a, (int, float)):
-        return False
-    if not math.isfinite(a) or not math.isfinite(b):
-        return a == b
-    return abs(a - b) <= tolerance * max(1.0, abs(a), abs(b))
+    """True when the reader's number `a` is `b` up to a relative (or, near 0, absolute) tolerance.
+
+    The two rules are the library's: what counts as a number (`is_number`, so a bool, None or a
+    Value is never close) and how far apart two gradients may be (`relative_error`).
+    """
+    return is_number(a) and relative_error(float(a), b) <= tolerance
 
 
 def value_of(node: object) -> object:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
-__all__ = ["CheckLine", "CodeError", "PieceUse", "Report"]
+__all__ = ["CheckLine", "CodeError", "PieceUse", "Report", "report_from_dict"]
 
 
 @dataclass(frozen=True)
@@ -117,3 +117,13 @@ class Report:
 
     def text(self) -> str:
         return "\n".join(self.lines())
+
+
+def report_from_dict(data: dict) -> Report:
+    """The `Report` that ``as_dict`` described (the command line reads one back from its child)."""
+    fields = {key: value for key, value in data.items() if key != "verdict"}
+    fields["checks"] = [CheckLine(**line) for line in data["checks"]]
+    fields["error"] = CodeError(**data["error"]) if data["error"] else None
+    fields["pieces"] = [dict(piece, provides=tuple(piece["provides"])) for piece in data["pieces"]]
+    fields["pieces"] = [PieceUse(**piece) for piece in fields["pieces"]]
+    return Report(**fields)

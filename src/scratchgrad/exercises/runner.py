@@ -14,12 +14,15 @@ import linecache
 import traceback
 from collections.abc import Mapping
 
+from scratchgrad.exercises.borrowed import book_imports, borrowed_names
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.registry import EXERCISES, by_id
 from scratchgrad.exercises.report import CheckLine, CodeError, PieceUse, Report
 from scratchgrad.exercises.sandbox import READER_FILE_PREFIX, Sandbox, TimeLimitExceeded, reader_filename
 
 __all__ = ["check", "earlier_pieces"]
+
+BOOK_FILE_PREFIX = "<reference: "
 
 DEFAULT_TIME_LIMIT = 10.0
 
@@ -60,9 +63,18 @@ def check(
         _execute(source, reader_filename(exercise.id), namespace, sandbox)
     except (TimeLimitExceeded, KeyboardInterrupt):
         return _finish(report, sandbox, "stopped", _stopped(sandbox))
+    except SystemExit as error:
+        report.error = _code_error(error, exercise.id)
+        return _finish(report, sandbox, "stopped", _exited(report.error))
     except BaseException as error:
-        report.error = _code_error(error)
+        report.error = _code_error(error, exercise.id)
         return _finish(report, sandbox, "raised", f"your code raised {report.error}")
+    borrowed = book_imports(source) or borrowed_names(exercise, namespace)
+    if borrowed:
+        report.checks.append(CheckLine("the piece is your own code", False, borrowed))
+        return _finish(
+            report, sandbox, "failed", "your code takes the book's implementation instead of writing it"
+        )
     engine = Engine(namespace, _providers())
     for hidden in exercise.checks:
         try:
@@ -73,8 +85,12 @@ def check(
         except (TimeLimitExceeded, KeyboardInterrupt):
             report.checks.append(CheckLine(hidden.title, False, _stopped(sandbox)))
             return _finish(report, sandbox, "stopped", _stopped(sandbox))
+        except SystemExit as error:
+            exited = _exited(_code_error(error, exercise.id))
+            report.checks.append(CheckLine(hidden.title, False, exited))
+            return _finish(report, sandbox, "stopped", exited)
         except BaseException as error:
-            report.checks.append(CheckLine(hidden.title, False, f"raised {_code_error(error)}"))
+            report.checks.append(CheckLine(hidden.title, False, f"raised {_code_error(error, exercise.id)}"))
     failed = sum(not line.passed for line in report.checks)
     total = len(report.checks)
     if failed:
@@ -99,7 +115,7 @@ def _load_earlier(exercise: Exercise, earlier: Mapping[str, str], namespace: dic
                 namespace.clear()
                 namespace.update(snapshot)
                 note = f"yours raised {type(error).__name__} when loaded"
-        _execute(piece.solution, f"<reference: {piece.id}>", namespace, sandbox)
+        _execute(piece.solution, f"{BOOK_FILE_PREFIX}{piece.id}>", namespace, sandbox)
         uses.append(PieceUse(piece.id, piece.provides, "reference", note))
     return uses
 
@@ -122,22 +138,40 @@ def _stopped(sandbox: Sandbox) -> str:
     return "stopped before the checks finished (interrupted)"
 
 
-def _code_error(error: BaseException) -> CodeError:
-    """The exception, and the innermost line of code under check that it passed through."""
-    where, line = "the checker", None
+def _exited(error: CodeError) -> str:
+    place = f"{error.where}, line {error.line}" if error.line else error.where
+    return f"did not finish: your code called sys.exit() or exit() ({place}); a piece returns instead"
+
+
+def _code_error(error: BaseException, exercise_id: str) -> CodeError:
+    """The exception, and where it came from: the reader's innermost line it passed through.
+
+    Only when no line of the reader's ran does it name the book's code standing in for a piece, or
+    else the checks of `exercise_id` using the reader's objects (a method that returned a plain
+    number where a Value was due, say): never "the checker", whose own code is not at fault.
+    """
+    frames = traceback.extract_tb(error.__traceback__)
     if isinstance(error, SyntaxError) and (error.filename or "").startswith("<"):
-        where, line = _describe_file(error.filename), error.lineno
-    for frame in traceback.extract_tb(error.__traceback__):
-        if frame.filename.startswith(("<yours", "<reference")):
-            where, line = _describe_file(frame.filename), frame.lineno
+        frames.append(traceback.FrameSummary(error.filename, error.lineno, ""))
+    yours = [frame for frame in frames if frame.filename.startswith(READER_FILE_PREFIX)]
+    books = [frame for frame in frames if frame.filename.startswith(BOOK_FILE_PREFIX)]
+    if yours:
+        where, line = f"your code for {_piece(yours[-1].filename)!r}", yours[-1].lineno
+    elif books:
+        piece = _piece(books[-1].filename)
+        where, line = (
+            f"the book's {piece!r}, which stands in for your own: it was given one of your Values",
+            None,
+        )
+    else:
+        where, line = f"when the checks of {exercise_id!r} used what your code returned", None
     message = error.msg if isinstance(error, SyntaxError) else str(error)
     return CodeError(type(error).__name__, message, where, line)
 
 
-def _describe_file(filename: str) -> str:
-    if filename.startswith(READER_FILE_PREFIX):
-        return f"your code for {filename[len(READER_FILE_PREFIX) : -1]!r}"
-    return f"the reference solution of {filename[len('<reference: ') : -1]!r}"
+def _piece(filename: str) -> str:
+    """The exercise id in a file name such as "<yours: backward>" or "<reference: backward>"."""
+    return filename.split(": ", 1)[1][:-1]
 
 
 def _finish(report: Report, sandbox: Sandbox, outcome: str, headline: str) -> Report:

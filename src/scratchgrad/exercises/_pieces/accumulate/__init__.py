@@ -1,10 +1,23 @@
 """The += bug: a Value used twice must collect a share of gradient from each use."""
 
-from scratchgrad.exercises.exercise import Engine, Exercise, num
-from scratchgrad.exercises.expressions import diamond, two_neurons
+import math
+
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
+from scratchgrad.exercises.expressions import diamond, long_and_short, two_neurons
 from scratchgrad.exercises.oracle import close, graph_failure, require_gradients
+from scratchgrad.exercises.shares import require_adds, rules_of
 
 EXERCISE = Exercise.load(__name__)
+
+
+@EXERCISE.check("every rule you have written adds its share (+=, not =)")
+def _every_rule(engine: Engine) -> str:
+    rules = rules_of(engine.Value)
+    if not rules:
+        raise Fail("your Value has no + or * to check: re-open the Value of the earlier exercises")
+    for rule in rules:
+        require_adds(engine, rule)
+    return "each of " + ", ".join(rule.name for rule in rules) + " adds to the child's grad"
 
 
 def _shares(engine: Engine, text: str, expression, expected: float, why: str) -> str:
@@ -14,25 +27,21 @@ def _shares(engine: Engine, text: str, expression, expected: float, why: str) ->
     if not close(a.grad, expected):
         raise graph_failure(
             f"{text} should give a.grad = {num(expected)} ({why}); you got {num(a.grad)}"
-            " — does `_backward` assign with `=`? Each use adds a share: +=",
+            " — does a `_backward` assign with `=`? Each use adds a share: +=",
             {"a": a, "b": b, "out": out},
         )
     return f"a.grad = {num(expected)}"
 
 
-@EXERCISE.check("a + a: both shares")
-def _add_twice(engine: Engine) -> str:
-    return _shares(engine, "a + a", lambda a, b: a + a, 2.0, "= 2, since a + a = 2a")
-
-
-@EXERCISE.check("a * a: both shares")
-def _mul_twice(engine: Engine) -> str:
-    return _shares(engine, "a * a with a = 3", lambda a, b: a * a, 6.0, "= 2a")
-
-
-@EXERCISE.check("a·b + a: one share from each operation")
-def _mixed(engine: Engine) -> str:
-    return _shares(engine, "a·b + a with b = -2", lambda a, b: a * b + a, -1.0, "= b + 1")
+@EXERCISE.check("a + a, a * a, a·b + a, tanh(a) + a: both shares")
+def _used_twice(engine: Engine) -> str:
+    _shares(engine, "a + a", lambda a, b: a + a, 2.0, "= 2, since a + a = 2a")
+    _shares(engine, "a * a with a = 3", lambda a, b: a * a, 6.0, "= 2a")
+    _shares(engine, "a·b + a with b = -2", lambda a, b: a * b + a, -1.0, "= b + 1")
+    _shares(engine, "a + 1 + a", lambda a, b: a + 1 + a, 2.0, "a plain number on the right, then a again")
+    return _shares(
+        engine, "tanh(a) + a", lambda a, b: a.tanh() + a, 2 - math.tanh(3.0) ** 2, "= 1 − tanh(3)² + 1"
+    )
 
 
 @EXERCISE.check("L = (a·b + c)·(a·b): e = a·b used twice")
@@ -43,3 +52,8 @@ def _diamond(engine: Engine) -> str:
 @EXERCISE.check("y = tanh(w1·x) + tanh(w2·x): x feeds two neurons")
 def _two_neurons(engine: Engine) -> str:
     return require_gradients(two_neurons, engine.Value, lambda nodes: nodes["y"].backward(), "y")
+
+
+@EXERCISE.check("y = (u + w)·w + u, u = x·w: u reached by paths of different lengths")
+def _long_and_short(engine: Engine) -> str:
+    return require_gradients(long_and_short, engine.Value, lambda nodes: nodes["y"].backward(), "y")

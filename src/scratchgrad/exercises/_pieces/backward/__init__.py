@@ -1,8 +1,16 @@
 """Automating backward, part 2: one call runs every rule, in the reverse of a topological order."""
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
-from scratchgrad.exercises.expressions import chapter_expression, neuron, tanh_chain
+from scratchgrad.exercises.expressions import (
+    add_to_itself,
+    chapter_expression,
+    diamond,
+    long_and_short,
+    neuron,
+    tanh_chain,
+)
 from scratchgrad.exercises.oracle import Builder, children, close, gradient_mismatch, graph_failure
+from scratchgrad.exercises.order import order_problem
 
 EXERCISE = Exercise.load(__name__)
 
@@ -21,9 +29,69 @@ def _require_backward(engine: Engine, build: Builder) -> str:
         return ", ".join(
             f"{name}.grad = {num(node.grad)}" for name, node in nodes.items() if not children(node)
         )
-    if problem.endswith(" is 0.0"):
-        problem += " — was its _backward called before its own gradient arrived? Walk the order output first"
+    try:  # is it the walk? The same graph, built again with recorders in place of the rules, says.
+        _require_each_rule_once_in_order(engine, build, output_name)
+    except Fail as walk:
+        problem = f"{problem}: {walk}"
     raise graph_failure(problem, nodes)
+
+
+def _require_each_rule_once_in_order(engine: Engine, build: Builder, what: str) -> str:
+    """Replace every rule of the reader's graph with a recorder: backward() must call each once,
+    after every node that uses it, with the output's gradient already 1 — whatever the rules say."""
+    nodes = build(engine.Value)
+    names = {id(node): name for name, node in nodes.items()}
+    output_name, output = list(nodes.items())[-1]
+    calls: list[str] = []
+    seed: list[object] = []
+
+    def recorder(node: object) -> object:
+        def _backward() -> None:
+            calls.append(names[id(node)])
+            if node is output:
+                seed.append(getattr(node, "grad", None))
+
+        return _backward
+
+    for node in nodes.values():
+        node._backward = recorder(node)
+    output.backward()
+    inner = [name for name, node in nodes.items() if children(node)]
+    for name in inner:
+        if calls.count(name) != 1:
+            times = "never" if not calls.count(name) else f"{calls.count(name)} times"
+            raise Fail(
+                f"for {what}, your backward() called the rule of {name} {times} (the rules in the order "
+                f"called: {', '.join(calls)}); each rule runs exactly once — walk an order, don't recurse"
+                f"{_blame_order(engine, output, names)}"
+            )
+    if seed and not close(seed[0], 1.0):
+        raise Fail(
+            f"for {what}, your backward() ran {output_name}'s own rule while {output_name}.grad was "
+            f"{num(seed[0])}: set self.grad = 1.0 before the loop, not after"
+        )
+    position = {name: calls.index(name) for name in inner}
+    for name in inner:
+        for child in children(nodes[name]):
+            child_name = names.get(id(child))
+            if child_name in position and position[child_name] < position[name]:
+                raise Fail(
+                    f"for {what}, your backward() ran the rule of {child_name} before the rule of {name}, "
+                    f"which uses {child_name}: {child_name}'s gradient was not complete yet (the rules in "
+                    f"the order called: {', '.join(calls)}) — walk the order output first"
+                    f"{_blame_order(engine, output, names)}"
+                )
+    return f"each rule once, output first: {', '.join(calls)}"
+
+
+def _blame_order(engine: Engine, output: object, names: dict[int, str]) -> str:
+    """When the reader's topological_order is what went wrong, say so (it is an earlier piece)."""
+    try:
+        order = list(engine.topological_order(output))
+    except Exception:
+        return ""
+    problem = order_problem(order, output, names)
+    return f". The cause is earlier: your topological_order {problem}" if problem else ""
 
 
 @EXERCISE.check("L = (a·b + c)·f, by L.backward()")
@@ -39,3 +107,10 @@ def _neuron(engine: Engine) -> str:
 @EXERCISE.check("y = tanh(tanh(tanh(x·w))): each rule after the one above")
 def _chain(engine: Engine) -> str:
     return _require_backward(engine, tanh_chain)
+
+
+@EXERCISE.check("reused nodes: every rule once, after all the nodes that use it")
+def _reused(engine: Engine) -> str:
+    _require_each_rule_once_in_order(engine, diamond, "L = (a·b + c)·(a·b)")
+    _require_each_rule_once_in_order(engine, add_to_itself, "y = (a + a)·a")
+    return _require_each_rule_once_in_order(engine, long_and_short, "y = (u + w)·w + u")

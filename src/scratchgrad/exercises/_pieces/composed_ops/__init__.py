@@ -1,7 +1,7 @@
 """More operations, by composition: -, / and the reflected operators need no new backward rule."""
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
-from scratchgrad.exercises.oracle import close
+from scratchgrad.exercises.oracle import close, require_gradients
 
 EXERCISE = Exercise.load(__name__)
 
@@ -21,6 +21,11 @@ CASES = (
 def _require(engine: Engine, text, operation, value, da, db, hint) -> None:
     a, b = engine.Value(A), engine.Value(B)
     out = operation(a, b)
+    if not isinstance(out, engine.Value):
+        raise Fail(
+            f"{text} with a = 3, b = 4 should give a Value (so that backward() can reach a); yours gave "
+            f"{type(out).__name__} {out!r}{hint}"
+        )
     data = getattr(out, "data", out)
     if not close(data, value):
         raise Fail(f"{text} with a = 3, b = 4 should be {num(value)}; yours gave {num(data)}{hint}")
@@ -49,6 +54,11 @@ def _reflected(engine: Engine) -> str:
 def _sum(engine: Engine) -> str:
     values = [engine.Value(x) for x in (1.0, 2.0, 3.5)]
     total = sum(values)
+    if not isinstance(total, engine.Value):
+        raise Fail(
+            f"sum([a, b, c]) should give a Value; yours gave {type(total).__name__} {total!r} — sum starts "
+            "with 0 + a, so __radd__ must return a Value: return self + other"
+        )
     if not close(getattr(total, "data", total), 6.5):
         raise Fail(f"sum of 1, 2, 3.5 should be 6.5; yours gave {num(getattr(total, 'data', total))}")
     total.backward()
@@ -56,3 +66,19 @@ def _sum(engine: Engine) -> str:
     if not all(close(g, 1.0) for g in grads):
         raise Fail(f"every term of a sum should get gradient 1.0; yours got {[num(g) for g in grads]}")
     return "6.5, every term's gradient 1.0"
+
+
+def _reused(V: type) -> dict:  # noqa: N803
+    """y = (a − b)/a + 2/b − b: a and b each used more than once, through -, / and numbers."""
+    n = {"a": V(1.5), "b": V(-0.5)}
+    n["d"] = n["a"] - n["b"]
+    n["q"] = n["d"] / n["a"]
+    n["r"] = 2 / n["b"]
+    n["s"] = n["q"] + n["r"]
+    n["y"] = n["s"] - n["b"]
+    return n
+
+
+@EXERCISE.check("(a − b)/a + 2/b − b: a and b used more than once")
+def _reused_check(engine: Engine) -> str:
+    return require_gradients(_reused, engine.Value, lambda nodes: nodes["y"].backward(), "y")

@@ -7,8 +7,21 @@ from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 EXERCISE = Exercise.load(__name__)
 
 
+def _unchanged(xs: list, call, what: str) -> object:
+    """`call(xs)`, failing when it changed the caller's list `xs`."""
+    given = list(xs)
+    result = call(xs)
+    if xs != given:
+        raise Fail(f"{what} changed the list xs it was given, from {given} to {xs}: nudge a copy, list(xs)")
+    return result
+
+
 def _gradient_list(engine: Engine, f, xs, h=None) -> list:
-    got = engine.numerical_gradient(f, xs) if h is None else engine.numerical_gradient(f, xs, h)
+    got = _unchanged(
+        xs,
+        lambda xs: engine.numerical_gradient(f, xs) if h is None else engine.numerical_gradient(f, xs, h),
+        "numerical_gradient",
+    )
     try:
         return [float(g) for g in got]
     except TypeError:
@@ -40,7 +53,8 @@ def _central(engine: Engine) -> str:
 
 
 def _require_verdict(verdict: object, want: bool, situation: str, hint: str = "") -> None:
-    if verdict is not want:
+    bool_like = type(verdict).__name__ in ("bool", "bool_")  # True/False, or numpy's np.True_/np.False_
+    if not bool_like or bool(verdict) is not want:
         raise Fail(f"{situation} gradients_agree should say {want}; it said {verdict!r}{hint}")
 
 
@@ -49,7 +63,8 @@ def _agrees(engine: Engine) -> str:
     def neuron(x1, w1, x2, w2, b):
         return (x1 * w1 + x2 * w2 + b).tanh()
 
-    verdict = engine.gradients_agree(neuron, [2.0, -3.0, 0.0, 1.0, 0.88])
+    xs = [2.0, -3.0, 0.0, 1.0, 0.88]
+    verdict = _unchanged(xs, lambda xs: engine.gradients_agree(neuron, xs), "gradients_agree")
     _require_verdict(verdict, True, "for the neuron, your Value's backward() is right, so")
     return "True for the neuron"
 
@@ -83,3 +98,27 @@ def _scales(engine: Engine) -> str:
     verdict = engine.gradients_agree(lambda x: x * x, [0.0])
     _require_verdict(verdict, True, "for x·x at 0 both gradients are 0;")
     return "True for x⁴ at 300 (gradient 1.08e+08) and for x·x at 0"
+
+
+@EXERCISE.check("gradients_agree uses the tolerance it is given")
+def _tolerance(engine: Engine) -> str:
+    V = engine.Value  # noqa: N806
+
+    def square_off_by_a_little(x):
+        out = V(x.data**2, "", (x,), "sq")
+
+        def _backward():
+            x.grad += 2 * x.data * (1 + 1e-4) * out.grad  # 1e-4 too much, relatively
+
+        out._backward = _backward
+        return out
+
+    for tolerance, want in ((1e-3, True), (1e-5, False)):
+        verdict = engine.gradients_agree(square_off_by_a_little, [1.5], tolerance)
+        _require_verdict(
+            verdict,
+            want,
+            f"for a rule 0.01 % off, with tolerance={tolerance:g},",
+            " — compare with the tolerance argument, not a number of your own",
+        )
+    return "True at tolerance 1e-3 and False at 1e-5 for a rule 0.01 % off"

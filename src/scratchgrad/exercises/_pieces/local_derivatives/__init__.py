@@ -2,7 +2,7 @@
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 from scratchgrad.exercises.expressions import neuron
-from scratchgrad.exercises.oracle import close, require_close, require_gradients, value_of
+from scratchgrad.exercises.oracle import children, close, require_close, require_gradients, value_of
 
 EXERCISE = Exercise.load(__name__)
 N = 0.8813735870195432  # tanh(N) = 1/√2, so 1 − tanh(N)² = ½
@@ -54,6 +54,11 @@ def _tanh(engine: Engine) -> str:
     n = engine.Value(N)
     o = n.tanh()
     require_close(value_of(o), 0.7071067811865476, "tanh(0.8814)")
+    if not any(child is n for child in children(o)):
+        raise Fail(
+            f"o = n.tanh() should hold n among its children (_prev); yours holds {children(o)!r}"
+            " — without it, backward() never reaches n"
+        )
     o.grad = 2.0
     o._backward()
     from_input = close(n.grad, 2.0 * (1 - N**2))

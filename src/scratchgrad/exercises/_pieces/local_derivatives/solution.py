@@ -12,8 +12,8 @@ class Value(Value):  # your Value from "The Value object", re-opened
         out = Value(self.data + other.data, "", (self, other), "+")
 
         def _backward():  # d(out)/d(self) = 1, d(out)/d(other) = 1
-            self.grad += 1.0 * out.grad
-            other.grad += 1.0 * out.grad
+            self.grad = 1.0 * out.grad
+            other.grad = 1.0 * out.grad
 
         out._backward = _backward
         return out
@@ -23,8 +23,8 @@ class Value(Value):  # your Value from "The Value object", re-opened
         out = Value(self.data * other.data, "", (self, other), "*")
 
         def _backward():  # d(out)/d(self) = other, d(out)/d(other) = self
-            self.grad += other.data * out.grad
-            other.grad += self.data * out.grad
+            self.grad = other.data * out.grad
+            other.grad = self.data * out.grad
 
         out._backward = _backward
         return out
@@ -34,7 +34,7 @@ class Value(Value):  # your Value from "The Value object", re-opened
         out = Value(t, "", (self,), "tanh")
 
         def _backward():  # d(out)/d(self) = 1 - tanh(self)**2
-            self.grad += (1 - t**2) * out.grad
+            self.grad = (1 - t**2) * out.grad
 
         out._backward = _backward
         return out

@@ -75,6 +75,12 @@ def _layer(engine: Engine) -> str:
             "Layer(3, 4) holds the same neuron more than once — make a new Neuron for each: "
             "[Neuron(nin) for _ in range(nout)]"
         )
+    drawn = {tuple(w.data for w in neuron.w) for neuron in neurons}
+    if len(drawn) == 1:
+        raise Fail(
+            "the four neurons of Layer(3, 4) have the same weights — is the random generator seeded "
+            "again in every Neuron? Draw each weight afresh: random.uniform(-1, 1)"
+        )
     _parameters(layer, "Layer(3, 4)", 16)
     outputs = _as_list(layer([1.0, -2.0, 0.5]))
     if len(outputs) != 4:
@@ -100,15 +106,38 @@ def _mlp(engine: Engine) -> str:
     if not close(loss.data, reference_loss.data, 1e-9):
         raise Fail(
             "with the same weights, the squared error over the four points should be "
-            f"{num(reference_loss.data)}; "
-            f"yours is {num(loss.data)} — is every layer fed the outputs of the one before?"
+            f"{num(reference_loss.data)}; yours is {num(loss.data)}{_why_outputs_differ(model, reference)}"
         )
     loss.backward()
     reference_loss.backward()
-    for i, (mine, theirs) in enumerate(zip(params, reference.parameters(), strict=False)):
-        if not close(mine.grad, theirs.grad, 1e-9):
+    twin = _twins(model, reference)
+    for mine in params:
+        if id(mine) not in twin:
             raise Fail(
-                f"parameter {i} (in the order of parameters()): gradient should be "
-                f"{num(theirs.grad)}; yours is {num(mine.grad)}"
+                "MLP(3, [4, 4, 1]).parameters() holds a Value that is no weight or bias of its neurons"
             )
+        where, theirs = twin[id(mine)]
+        if not close(mine.grad, theirs.grad, 1e-9):
+            raise Fail(f"the gradient of {where} should be {num(theirs.grad)}; yours is {num(mine.grad)}")
     return f"41 parameters; loss {num(loss.data)} and all 41 gradients as in scratchgrad.nn.MLP"
+
+
+def _twins(model: object, reference: object) -> dict[int, tuple[str, object]]:
+    """Each of the reader's weights and biases, by identity: where it sits, and the package's twin."""
+    twins = {}
+    for i, (mine, theirs) in enumerate(zip(model.layers, reference.layers, strict=True)):
+        for j, (n_mine, n_theirs) in enumerate(zip(mine.neurons, theirs.neurons, strict=True)):
+            for k, (w_mine, w_theirs) in enumerate(zip(n_mine.w, n_theirs.w, strict=True)):
+                twins[id(w_mine)] = (f"layer {i}, neuron {j}, weight {k}", w_theirs)
+            twins[id(n_mine.b)] = (f"layer {i}, neuron {j}, bias", n_theirs.b)
+    return twins
+
+
+def _why_outputs_differ(model: object, reference: object) -> str:
+    """A hint for the commonest ways an MLP's output goes wrong, or the general question."""
+    x = XS[0]
+    mine = getattr(_as_list(model(x))[0], "data", None)
+    theirs = reference(x).data
+    if close(mine, math.atanh(theirs), 1e-9):
+        return " — your last layer gives w·x + b without tanh; this course's MLP applies tanh in every layer"
+    return " — is every layer fed the outputs of the one before, and does every neuron apply tanh?"

@@ -4,6 +4,7 @@ import math
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 from scratchgrad.exercises.oracle import close, graph_failure
+from scratchgrad.exercises.shares import RULES, require_adds
 
 EXERCISE = Exercise.load(__name__)
 
@@ -28,6 +29,14 @@ def _cube(engine: Engine) -> str:
     return _require(engine, "x**3", 1.5, lambda a: a**3, 3.375, 6.75, "= 3·x²")
 
 
+@EXERCISE.check("x ** 2 and x ** 3 at 0, at −2 and at 1000")
+def _zero_negative_large(engine: Engine) -> str:
+    for x in (0.0, -2.0, 1000.0):
+        _require(engine, "x**2", x, lambda a: a**2, x**2, 2 * x, "= 2·x")
+        _require(engine, "x**3", x, lambda a: a**3, x**3, 3 * x**2, "= 3·x²")
+    return "right at 0, −2 and 1000"
+
+
 @EXERCISE.check("x ** -1 and x ** 0.5")
 def _other_powers(engine: Engine) -> str:
     _require(engine, "x**-1", 4.0, lambda a: a**-1, 0.25, -0.0625, "= −1·x⁻²")
@@ -45,3 +54,21 @@ def _combined(engine: Engine) -> str:
     value = math.exp(x) ** 2 * x
     slope = math.exp(2 * x) * (2 * x + 1)
     return _require(engine, "exp(x)**2·x", x, lambda a: a.exp() ** 2 * a, value, slope, "= e²ˣ(2x + 1)")
+
+
+@EXERCISE.check("** and exp add their share (+=, not =)")
+def _shares(engine: Engine) -> str:
+    for rule in RULES:
+        if rule.name in ("**", "exp"):
+            require_adds(engine, rule)
+    x = engine.Value(0.7)
+    out = x**2 + x.exp() * x**3
+    out.backward()
+    want = 2 * 0.7 + math.exp(0.7) * 0.7**3 + math.exp(0.7) * 3 * 0.7**2
+    if not close(x.grad, want):
+        raise graph_failure(
+            f"d(x² + eˣ·x³)/dx at x = 0.7 should be {num(want)} (x feeds three nodes); your backward gave "
+            f"{num(x.grad)}",
+            {"x": x, "out": out},
+        )
+    return "each adds to the child's grad; x² + eˣ·x³ right with x used three times"

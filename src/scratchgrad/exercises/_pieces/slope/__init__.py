@@ -2,6 +2,7 @@
 
 import math
 
+from scratchgrad._checks import is_number
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 
 EXERCISE = Exercise.load(__name__)
@@ -15,14 +16,14 @@ def _slope_of(engine: Engine, f, x: float, h: float | None = None) -> object:
 def _chapter_function(engine: Engine) -> str:
     got = _slope_of(engine, lambda x: 3 * x**2 - 4 * x + 5, 3.0)
     expected = 14.0
-    if isinstance(got, (int, float)) and not isinstance(got, bool) and abs(got - expected) < 1e-3:
+    if is_number(got) and abs(got - expected) < 1e-3:
         return f"about {num(expected)}: {num(got)}"
     hint = ""
-    if isinstance(got, (int, float)) and got == 0:
+    if is_number(got) and got == 0:
         hint = " — is h so small that x + h == x? Then f(x + h) − f(x) is exactly 0"
-    elif isinstance(got, (int, float)) and 0 < abs(got) < 1e-2:
+    elif is_number(got) and 0 < abs(got) < 1e-2:
         hint = " — did you divide the rise by h?"
-    elif isinstance(got, (int, float)) and abs(got + expected) < 1e-3:
+    elif is_number(got) and abs(got + expected) < 1e-3:
         hint = " — the sign is flipped: f(x + h) − f(x), not the other way round"
     raise Fail(f"the slope should be about {num(expected)} (6x − 4 at x = 3); you got {num(got)}{hint}")
 
@@ -36,7 +37,7 @@ def _other_functions(engine: Engine) -> str:
     )
     for name, f, x, expected in cases:
         got = _slope_of(engine, f, x)
-        if not isinstance(got, (int, float)) or abs(got - expected) > 1e-3 * max(1.0, abs(expected)):
+        if not is_number(got) or abs(got - expected) > 1e-3 * max(1.0, abs(expected)):
             raise Fail(f"the slope of {name} should be about {num(expected)}; you got {num(got)}")
     return "sin, x³ and eˣ all within 0.001 of their exact slopes"
 
@@ -45,8 +46,13 @@ def _other_functions(engine: Engine) -> str:
 def _uses_h(engine: Engine) -> str:
     got = _slope_of(engine, lambda x: x**3, 1.0, 0.5)
     nudged = {"forward": 4.75, "central": 3.25, "backward": 1.75}
-    if any(isinstance(got, (int, float)) and abs(got - v) < 1e-9 for v in nudged.values()):
+    if any(is_number(got) and abs(got - v) < 1e-9 for v in nudged.values()):
         return f"with h = 0.5 the slope of x³ at 1 is {num(got)}"
+    if is_number(got) and abs(got - 2 * nudged["central"]) < 1e-9:
+        raise Fail(
+            f"with h = 0.5 you got {num(got)}, twice the central difference 3.25: nudging both ways, the run "
+            "from x − h to x + h is 2h — divide by 2 * h"
+        )
     raise Fail(
         f"with h = 0.5, nudging x³ at 1 gives (1.5³ − 1³) / 0.5 = 4.75; you got {num(got)}"
         " — does slope use the h it is given?"

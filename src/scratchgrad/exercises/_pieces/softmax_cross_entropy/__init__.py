@@ -6,6 +6,7 @@ import scratchgrad
 from scratchgrad.datasets import spiral
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 from scratchgrad.exercises.oracle import require_close, value_of
+from scratchgrad.exercises.shares import RULES, require_adds
 from scratchgrad.losses import softmax_cross_entropy
 
 EXERCISE = Exercise.load(__name__)
@@ -20,24 +21,33 @@ def _reference(logits: list[float], label: int) -> tuple[float, list[float]]:
 
 def _yours(engine: Engine, logits: list[float], label: int) -> tuple[object, list]:
     row = [engine.Value(z) for z in logits]
+    given = list(row)
     loss = engine.softmax_cross_entropy(row, label)
+    if row != given or [z.data for z in row] != logits:
+        raise Fail(
+            f"softmax_cross_entropy changed the logits it was given ({logits} became "
+            f"{[num(getattr(z, 'data', z)) for z in row]}): shift copies (z - m), never the caller's Values"
+        )
     loss.backward()
     return value_of(loss), [z.grad for z in row]
 
 
-@EXERCISE.check("log: ln a and 1/a")
+@EXERCISE.check("log: ln a and 1/a, adding its share")
 def _log(engine: Engine) -> str:
     a = engine.Value(2.0)
     out = a.log()
     out.backward()
     require_close(value_of(out), math.log(2.0), "log(a) at a = 2")
     require_close(a.grad, 0.5, "d log(a)/da = 1/a at a = 2")
-    return "ln 2 = 0.693147, slope 0.5"
+    for rule in RULES:
+        if rule.name == "log":
+            require_adds(engine, rule)
+    return "ln 2 = 0.693147, slope 0.5, and it adds its share (+=)"
 
 
 @EXERCISE.check("a row's loss, and its gradient softmax − one-hot")
 def _row(engine: Engine) -> str:
-    for logits, label in (([2.0, 1.0, 0.1], 0), ([0.5, -1.5, 3.0], 1)):
+    for logits, label in (([2.0, 1.0, 0.1], 0), ([0.5, -1.5, 3.0], 1), ([-2.0, 0.0, -0.5, 4.0], 3)):
         want, want_grads = _reference(logits, label)
         got, grads = _yours(engine, logits, label)
         case = f"for logits {logits} and class {label}"

@@ -2,6 +2,7 @@
 
 import math
 
+from scratchgrad._checks import is_number
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 
 EXERCISE = Exercise.load(__name__)
@@ -17,11 +18,11 @@ def _central(x: float, h: float = 1e-6) -> float:
 def _against_nudging(engine: Engine) -> str:
     for x in POINTS:
         got, want = engine.tanh_derivative(x), _central(x)
-        if not isinstance(got, (int, float)) or abs(got - want) > 1e-6:
+        if not is_number(got) or abs(got - want) > 1e-6:
             hint = ""
-            if isinstance(got, (int, float)) and abs(got - (1 - x * x)) < 1e-9:
+            if is_number(got) and abs(got - (1 - x * x)) < 1e-9:
                 hint = " — you squared x; the rule squares tanh(x)"
-            elif isinstance(got, (int, float)) and abs(got - (1 - math.tanh(x))) < 1e-9:
+            elif is_number(got) and abs(got - (1 - math.tanh(x))) < 1e-9:
                 hint = " — did you forget to square tanh(x)?"
             raise Fail(f"tanh'({num(x)}) should be {num(want)} (by nudging); yours gives {num(got)}{hint}")
     return "agrees with nudging at " + ", ".join(num(x) for x in POINTS)
@@ -31,6 +32,6 @@ def _against_nudging(engine: Engine) -> str:
 def _special_points(engine: Engine) -> str:
     for x, want in ((0.0, 1.0), (0.8813735870195432, 0.5)):
         got = engine.tanh_derivative(x)
-        if not isinstance(got, (int, float)) or abs(got - want) > 1e-9:
-            raise Fail(f"tanh'({num(x)}) should be {num(want)}; yours gives {num(got)}")
+        if not is_number(got) or abs(got - want) > 1e-9:
+            raise Fail(f"tanh'({num(x)}) should be {want!r}; yours gives {got!r}")
     return "1.0 at 0, 0.5 at 0.8814"

@@ -1,7 +1,9 @@
 """Automating backward, part 1: an order that lists every node after the nodes it was made from."""
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
-from scratchgrad.exercises.oracle import children, every_node
+from scratchgrad.exercises.expressions import add_to_itself, diamond, long_and_short
+from scratchgrad.exercises.oracle import Builder, every_node
+from scratchgrad.exercises.order import order_problem
 
 EXERCISE = Exercise.load(__name__)
 
@@ -10,7 +12,10 @@ def _labelled(engine: Engine, **data: float) -> dict:
     return {name: engine.Value(value, label=name) for name, value in data.items()}
 
 
-def _require_order(engine: Engine, root: object, what: str) -> list:
+def _require_order(engine: Engine, root: object, what: str, names: dict[int, str] | None = None) -> list:
+    if names is None:
+        names = {id(node): getattr(node, "label", "") or "?" for node in every_node(root)}
+    before = [(node, list(getattr(node, "_prev", ()) or ())) for node in every_node(root)]
     order = engine.topological_order(root)
     try:
         order = list(order)
@@ -18,28 +23,19 @@ def _require_order(engine: Engine, root: object, what: str) -> list:
         raise Fail(
             f"topological_order({what}) should return a list of Values; yours returned {order!r}"
         ) from None
-    label = {id(node): getattr(node, "label", "") or "?" for node in every_node(root)}
-    counts: dict[int, int] = {}
-    for node in order:
-        counts[id(node)] = counts.get(id(node), 0) + 1
-    for node_id, count in counts.items():
-        if count > 1:
-            raise Fail(
-                f"your order for {what} lists {label.get(node_id, '?')} {count} times; every node "
-                "belongs in it once"
-            )
-    missing = [name for node_id, name in label.items() if node_id not in counts]
-    if missing:
-        raise Fail(f"your order for {what} leaves out {', '.join(sorted(missing))}")
-    position = {id(node): i for i, node in enumerate(order)}
-    for node in order:
-        for child in children(node):
-            if position[id(child)] > position[id(node)]:
-                raise Fail(
-                    f"your order lists {label[id(node)]} before {label[id(child)]}, which "
-                    f"{label[id(node)]} was made from: every node must come after its children"
-                )
+    if any(list(getattr(node, "_prev", ()) or ()) != prev for node, prev in before):
+        raise Fail(f"topological_order({what}) changed the graph's _prev: it should only read the graph")
+    problem = order_problem(order, root, names)
+    if problem:
+        raise Fail(f"for {what}, your topological_order {problem}")
     return order
+
+
+def _require_built(engine: Engine, build: Builder, what: str) -> str:
+    nodes = build(engine.Value)
+    names = {id(node): name for name, node in nodes.items()}
+    order = _require_order(engine, list(nodes.values())[-1], what, names)
+    return " → ".join(names[id(node)] for node in order)
 
 
 @EXERCISE.check("L = (a·b + c)·f: each node after its children")
@@ -66,10 +62,19 @@ def _reused(engine: Engine) -> str:
     return " → ".join(node.label for node in order)
 
 
+@EXERCISE.check("diamonds, a + a, and nodes reached by paths of different lengths")
+def _harder_graphs(engine: Engine) -> str:
+    _require_built(engine, diamond, "L = (a·b + c)·(a·b)")
+    _require_built(engine, add_to_itself, "y = (a + a)·a")
+    return _require_built(engine, long_and_short, "y = (u + w)·w + u")
+
+
 @EXERCISE.check("the output comes last, an input alone is its own order")
 def _ends(engine: Engine) -> str:
     v = _labelled(engine, p=1.0, q=2.0)
-    out = v["p"] * v["q"] + v["p"]
+    product = v["p"] * v["q"]
+    product.label = "p·q"
+    out = product + v["p"]
     out.label = "out"
     order = _require_order(engine, out, "out")
     if order[-1] is not out:

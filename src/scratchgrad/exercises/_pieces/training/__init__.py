@@ -10,17 +10,17 @@ YS = (1.0, -1.0, -1.0, 1.0)
 STEPS, RATE = 8, 0.1
 
 
-def _loop(model, zero: bool, sign: float) -> list[float]:
+def _loop(model, zero: bool, sign: float, steps: int = STEPS, rate: float = RATE) -> list[float]:
     """The chapter's loop on the reader's model, or one of its two classic bugs."""
     losses = []
-    for _ in range(STEPS):
+    for _ in range(steps):
         loss = sum((model(x) - y) ** 2 for x, y in zip(XS, YS, strict=False)) / len(XS)
         if zero:
             for p in model.parameters():
                 p.grad = 0.0
         loss.backward()
         for p in model.parameters():
-            p.data -= sign * RATE * p.grad
+            p.data -= sign * rate * p.grad
         losses.append(loss.data)
     return losses
 
@@ -41,33 +41,51 @@ def _shape(engine: Engine) -> str:
     return f"{STEPS} losses, from {num(losses[0])} to {num(losses[-1])}"
 
 
-@EXERCISE.check("the losses of the chapter's loop, from the same weights")
+@EXERCISE.check("the losses of the chapter's loop, from the same weights, at three learning rates")
 def _same_as_chapter(engine: Engine) -> str:
     model = engine.MLP(3, [4, 1])
     weights = [p.data for p in model.parameters()]
-    yours = list(_run(model, weights, lambda m: engine.train(m, list(XS), list(YS), STEPS, RATE)))
-    right = _run(model, weights, lambda m: _loop(m, zero=True, sign=1.0))
-    if len(yours) == STEPS and all(close(a, b, 1e-9) for a, b in zip(yours, right, strict=False)):
-        return f"{num(right[0])} → {num(right[-1])}, step for step"
-    if len(yours) != STEPS:
-        raise Fail(f"expected {STEPS} losses, got {len(yours)}")
-    step = next(i for i, (a, b) in enumerate(zip(yours, right, strict=False)) if not close(a, b, 1e-9))
-    found = f"at step {step} the loss should be {num(right[step])}; yours is {num(yours[step])}"
-    if close(yours[0], 4 * right[0], 1e-9):
-        raise Fail(f"{found} — four times the mean: divide the sum of squared errors by len(xs)")
-    for zero, sign, diagnosis in (
-        (
-            False,
-            1.0,
-            "your loop never zeroes the gradients: they pile up across steps. Set p.grad = 0.0 "
-            "before backward()",
-        ),
-        (True, -1.0, "your loop moves uphill: step against the gradient, p.data -= learning_rate * p.grad"),
-    ):
-        buggy = _run(model, weights, lambda m, z=zero, s=sign: _loop(m, z, s))
-        if all(close(a, b, 1e-9) for a, b in zip(yours, buggy, strict=False)):
-            raise Fail(f"{found} — {diagnosis}")
-    raise Fail(found)
+    xs, ys = [list(x) for x in XS], list(YS)
+    for steps, rate in ((STEPS, RATE), (5, 0.03), (3, 0.5)):
+        yours = list(_run(model, weights, lambda m, s=steps, r=rate: engine.train(m, xs, ys, s, r)))
+        if xs != [list(x) for x in XS] or ys != list(YS):
+            raise Fail("train() changed the xs or ys it was given: read the examples, never write them")
+        right = _run(model, weights, lambda m, s=steps, r=rate: _loop(m, True, 1.0, s, r))
+        if len(yours) != steps:
+            raise Fail(
+                f"train(…, steps={steps}, …) should return {steps} losses; yours returned {len(yours)}"
+            )
+        if all(close(a, b, 1e-9) for a, b in zip(yours, right, strict=True)):
+            continue
+        step = next(i for i, (a, b) in enumerate(zip(yours, right, strict=True)) if not close(a, b, 1e-9))
+        found = (
+            f"with learning_rate={rate:g}, at step {step} the loss should be {num(right[step])}; "
+            f"yours is {num(yours[step])}"
+        )
+        if close(yours[0], 4 * right[0], 1e-9):
+            raise Fail(f"{found} — four times the mean: divide the sum of squared errors by len(xs)")
+        for zero, sign, diagnosis in (
+            (
+                False,
+                1.0,
+                "your loop never zeroes the gradients: they pile up across steps. Set p.grad = 0.0 "
+                "before backward()",
+            ),
+            (
+                True,
+                -1.0,
+                "your loop moves uphill: step against the gradient, p.data -= learning_rate * p.grad",
+            ),
+        ):
+            buggy = _run(model, weights, lambda m, z=zero, g=sign, s=steps, r=rate: _loop(m, z, g, s, r))
+            if all(close(a, b, 1e-9) for a, b in zip(yours, buggy, strict=True)):
+                raise Fail(f"{found} — {diagnosis}")
+        for other in (0.1, 0.01, 0.05, 1.0):
+            fixed = _run(model, weights, lambda m, s=steps, o=other: _loop(m, True, 1.0, s, o))
+            if other != rate and all(close(a, b, 1e-9) for a, b in zip(yours, fixed, strict=True)):
+                raise Fail(f"{found} — your loop steps with {other:g}: use the learning_rate it is given")
+        raise Fail(found)
+    return "step for step at learning rates 0.1, 0.03 and 0.5"
 
 
 @EXERCISE.check("training moves the model's own parameters, and the loss falls")

@@ -16,6 +16,8 @@ def _check_operation(engine: Engine, symbol: str) -> str:
     out = a + b if symbol == "+" else a * b
     expected = 2.0 + -3.0 if symbol == "+" else 2.0 * -3.0
     what = f"a {symbol} b"
+    if not isinstance(out, engine.Value):
+        raise Fail(f"{what} should return a new Value; yours returned {type(out).__name__} {out!r}")
     if out is a or out is b:
         raise Fail(f"{what} returned one of its inputs; it should return a new Value")
     if a.data != 2.0 or b.data != -3.0:
@@ -45,6 +47,27 @@ def _input(engine: Engine) -> str:
     if children(a) or op != "":
         raise Fail(f"an input has no children and _op ''; yours has _prev {children(a)!r}, _op {op!r}")
     return "data 2.0, label 'a', no children, _op ''"
+
+
+@EXERCISE.check("Value(data, label, _children, _op), in that order")
+def _argument_order(engine: Engine) -> str:
+    V = engine.Value  # noqa: N806
+    a, b = V(2.0, label="a"), V(-3.0, label="b")
+    made = V(-1.0, "s", (a, b), "+")
+    held = children(made)
+    if getattr(made, "label", None) == "s" and {id(x) for x in held} == {id(a), id(b)} and made._op == "+":
+        return "Value(-1.0, 's', (a, b), '+') keeps label 's', children a and b, _op '+'"
+    if getattr(made, "label", None) == "+" or getattr(made, "_op", None) == "s":
+        raise Fail(
+            "Value(-1.0, 's', (a, b), '+') took '+' as its label: your __init__ has micrograd's order, "
+            "Value(data, _children, _op, label). This course calls Value(data, label, _children, _op) — "
+            'its later pieces write Value(t, "", (self,), "tanh") — so put label second'
+        )
+    label, op = getattr(made, "label", None), getattr(made, "_op", None)
+    raise Fail(
+        f"Value(-1.0, 's', (a, b), '+') should have label 's', children a and b and _op '+'; yours has "
+        f"label {label!r}, _prev {_held(made, a, b)}, _op {op!r}"
+    )
 
 
 @EXERCISE.check("a + b records its children and '+'")

@@ -1,0 +1,101 @@
+"""The command line's checks, run in a child process that the reader's code cannot take down with it.
+
+The in-process time limit (`scratchgrad.exercises.sandbox`) sees every line and jump of the
+reader's code, but not a loop inside one C call (``sum(itertools.repeat(0))``), and nothing in a
+process survives ``os._exit(0)``. So the terminal runs the checks in a child Python: the parent
+waits at most a time limit, kills the child past it, and believes a verdict only when the child has
+written its **complete record** — every report, and the nonce the parent gave it — to a file the
+parent named. Anything else (an exit by ``os._exit`` or a signal, a kill, a record cut short) is
+"did not finish", a failure.
+
+Pyodide cannot start processes: there, `run_checks` runs in this process (the page's worker
+has its own guard, the Stop button).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from scratchgrad.exercises.report import Report, report_from_dict
+
+__all__ = ["DidNotFinish", "run_checks"]
+
+STARTUP_SECONDS = 10.0  # a child Python's start and import, on a busy machine
+
+
+class DidNotFinish(Exception):  # noqa: N818 (what the reader reads: the check "did not finish")
+    """The child ended without its complete record; the message says how, in the reader's terms."""
+
+
+def run_checks(pieces: Mapping[str, str], target: str | None, time_limit: float) -> dict[str, Report]:
+    """Check every piece of `pieces` (in story order, each on the passing ones before it), then `target`
+    on the passing pieces before it (when given). Returns a report per exercise checked."""
+    payload = {"pieces": dict(pieces), "target": target, "time_limit": time_limit}
+    if sys.platform == "emscripten":
+        return _reports(payload)
+    nonce = secrets.token_hex(16)
+    budget = time_limit * (len(pieces) + 1) + STARTUP_SECONDS
+    with tempfile.TemporaryDirectory(prefix="scratchgrad-check-") as folder:
+        record = Path(folder) / "record.json"
+        command = [sys.executable, "-m", "scratchgrad.exercises.isolated", str(record), nonce]
+        try:
+            child = subprocess.run(
+                command, input=json.dumps(payload), capture_output=True, text=True, timeout=budget
+            )
+        except subprocess.TimeoutExpired:
+            raise DidNotFinish(
+                f"did not finish: the check ran longer than {budget:g} s and was stopped — is there a loop "
+                "that never ends, perhaps inside one call such as sum(itertools.repeat(0))?"
+            ) from None
+        data = _read(record, nonce)
+    if data is None:
+        how = f"exit code {child.returncode}" if child.returncode >= 0 else f"signal {-child.returncode}"
+        raise DidNotFinish(
+            f"did not finish: the check ended ({how}) before it could report — does your code call "
+            "os._exit() or exit the process some other way, or was it killed?"
+        )
+    return {exercise: report_from_dict(report) for exercise, report in data["reports"].items()}
+
+
+def _read(record: Path, nonce: str) -> dict | None:
+    try:
+        data = json.loads(record.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("nonce") != nonce or data.get("complete") is not True:
+        return None
+    return data
+
+
+def _reports(payload: dict) -> dict[str, Report]:
+    from scratchgrad.exercises import check, check_all
+
+    pieces, target, limit = payload["pieces"], payload["target"], payload["time_limit"]
+    earlier = {piece: source for piece, source in pieces.items() if piece != target}
+    reports = check_all(earlier, time_limit=limit)
+    if target is not None:
+        passing = {piece: earlier[piece] for piece, report in reports.items() if report.passed}
+        reports[target] = check(target, pieces[target], passing, time_limit=limit)
+    return reports
+
+
+def _child(record: str, nonce: str) -> None:
+    """In the child: read the payload from stdin, check, and write the complete record last."""
+    payload = json.loads(sys.stdin.read())
+    reports = _reports(payload)
+    data = {"nonce": nonce, "reports": {k: r.as_dict() for k, r in reports.items()}, "complete": True}
+    partial = f"{record}.partial"
+    with open(partial, "w", encoding="utf-8") as file:
+        json.dump(data, file, ensure_ascii=False)
+    os.replace(partial, record)
+
+
+if __name__ == "__main__":
+    _child(sys.argv[1], sys.argv[2])

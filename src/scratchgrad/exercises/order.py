@@ -1,0 +1,43 @@
+"""What makes a list of nodes a topological order, said in the reader's terms.
+
+One rule for two exercises: topological-order checks the reader's order with it, and backward uses
+it to tell whether a wrong backward pass comes from the reader's earlier `topological_order`.
+"""
+
+from __future__ import annotations
+
+from scratchgrad.exercises.oracle import children, every_node
+
+__all__ = ["order_problem"]
+
+
+def order_problem(order: list, root: object, names: dict[int, str]) -> str | None:
+    """What is wrong with `order` as a topological order of the graph of `root`, or None.
+
+    `names` gives each node's name by ``id``. The answer reads after "your topological_order":
+    "lists x 2 times …", "leaves out …", "lists t1 before x, which t1 was made from …".
+    """
+
+    def name(node: object) -> str:
+        return names.get(id(node), "?")
+
+    counts: dict[int, int] = {}
+    for node in order:
+        counts[id(node)] = counts.get(id(node), 0) + 1
+    shown = "[" + ", ".join(name(node) for node in order) + "]"
+    for node in order:
+        if counts[id(node)] > 1:
+            times = counts[id(node)]
+            return f"returns {shown}: it lists {name(node)} {times} times; every node belongs in it once"
+    missing = sorted(name(node) for node in every_node(root) if id(node) not in counts)
+    if missing:
+        return f"returns {shown}: it leaves out {', '.join(missing)}"
+    position = {id(node): i for i, node in enumerate(order)}
+    for node in order:
+        for child in children(node):
+            if position.get(id(child), -1) > position[id(node)]:
+                return (
+                    f"returns {shown}: it lists {name(node)} before {name(child)}, which {name(node)} was "
+                    "made from — every node must come after its children"
+                )
+    return None
