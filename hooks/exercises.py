@@ -16,7 +16,7 @@ The home page shows the reader's engine with a second fence, ```` ```exercise-pr
 (empty): every piece, in story order, with a link to its exercise.
 
 The HTML is readable without JavaScript — task, the stub, each hint in a ``<details>``, the
-solution in a closed ``<details>`` — and is the contract with web/page/exercise-block.js::
+solution in a closed ``<details>`` — and is the contract with web/exercises/exercise-block.js::
 
     <section class="sg-exercise" id="exercise-<id>" data-sg-exercise="<id>" data-sg-chapter="…"
              data-sg-stub="(stub source)" data-sg-solution="(solution source)"
@@ -163,7 +163,8 @@ def render_exercise(exercise: dict, md, page: str) -> str:
 
 
 def render_progress(page: str) -> str:
-    """The reader's engine on the home page: every piece with a link; web/page/progress.js fills it in."""
+    """The reader's engine on the home page: every piece with a link; web/exercises/progress.js
+    fills it in."""
     exercises = registry().describe()
     items = "".join(
         f'<li data-sg-piece="{html.escape(each["id"])}"><a href="{exercise_link(each, page)}">'

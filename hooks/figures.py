@@ -88,13 +88,22 @@ def figure_svg(figure: object, salt: str) -> str:
     return with_text_alternative(svg, plot_description(figure))
 
 
+GRAPH_NAME_FORMAT = "Computation graph, {nodes} nodes: {labels}"
+"""The accessible name of a drawn computation graph: its node count and the distinct texts of its
+boxes, in order, joined by `GRAPH_NAME_SEPARATOR`. The page names the graphs it draws the same way
+(web/page/run-drawings.js, given both through the bundle by hooks/pyodide_runtime.py)."""
+
+GRAPH_NAME_SEPARATOR = "; "
+
+
 def graph_description(svg: str) -> str:
     """What a drawn computation graph shows, in words: its node count and the labels in its boxes."""
     nodes = len(re.findall(r'<g id="[^"]*node\d+" class="node"', svg))
     texts = list(
         dict.fromkeys(html.unescape(t).strip() for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg))
     )
-    return f"Computation graph, {nodes} nodes: " + "; ".join(t for t in texts if t)
+    labels = GRAPH_NAME_SEPARATOR.join(t for t in texts if t)
+    return GRAPH_NAME_FORMAT.format(nodes=nodes, labels=labels)
 
 
 def plot_description(figure: Figure) -> str:
