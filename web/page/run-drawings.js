@@ -8,7 +8,7 @@ import { drawCurve } from "./curve-figure.js";
 /* global BLOCK_DOT_MIME_TYPE, BLOCK_STUDY_MIME_TYPE, BLOCK_CURVE_MIME_TYPE, GRAPH_NAME_FORMAT, GRAPH_NAME_SEPARATOR */
 
 /** A drawn graph as an image whose name lists its boxes, as the build names its drawings. */
-export function withGraphName(svg) {
+function withGraphName(svg) {
   const nodes = svg.querySelectorAll("g.node").length;
   const texts = [...new Set([...svg.querySelectorAll("text")].map((text) => text.textContent.trim()))];
   const labels = texts.filter(Boolean).join(GRAPH_NAME_SEPARATOR);

@@ -13,8 +13,9 @@
 // in a call Pyodide cannot interrupt) gets the worker terminated too.
 
 import { adoptEarlyLaunch, launchPythonWorker } from "./launch-worker.js";
+import { DISPLAY, OUTPUT } from "./worker-messages.js";
 
-export const STOP_DEADLINE_MS = 800;
+const STOP_DEADLINE_MS = 800;
 /**
  * Waits before trying again when the worker script fails to run at all. WebKit refuses a new
  * worker (an error event, no reason) for a few seconds after another one that ran Pyodide ended
@@ -207,8 +208,8 @@ export class PythonRuntime extends EventTarget {
         active.settle = resolve;
         this.#client
           .request(type, payload, (message) => {
-            if (message.type === "output") onOutput(message.stream, message.text);
-            else if (message.type === "display") onDisplay(message.mimeType, message.data, message.label);
+            if (message.type === OUTPUT) onOutput(message.stream, message.text);
+            else if (message.type === DISPLAY) onDisplay(message.mimeType, message.data, message.label);
           })
           .then(resolve, (error) => resolve({ failed: error }));
       });

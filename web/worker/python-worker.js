@@ -15,6 +15,7 @@ import { pythonFiles } from "../runtime/site-files.js";
 import { loadScratchgrad } from "./load-scratchgrad.js";
 import { createOutputBatcher } from "./output-batcher.js";
 import { serveRequests } from "./serve-requests.js";
+import { DISPLAY, OUTPUT } from "../runtime/worker-messages.js";
 
 let pyodide = null;
 let runner = null;
@@ -33,7 +34,7 @@ const ownFiles = pythonFiles(self.location.href);
 const bootingAt = performance.now();
 const booting = loadScratchgrad(ownFiles);
 booting.catch(() => {}); // reported to the page as the answer to its "start" request
-const output = createOutputBatcher((stream, text) => post({ id: currentRunId, type: "output", stream, text }));
+const output = createOutputBatcher((stream, text) => post({ id: currentRunId, type: OUTPUT, stream, text }));
 
 async function start({ indexURL, lockFileURL, sharedInterruptBuffer }) {
   // Other files than its own: a page and a worker of two builds (a deploy during the visit). The
@@ -46,7 +47,7 @@ async function start({ indexURL, lockFileURL, sharedInterruptBuffer }) {
   runner = pyodide.pyimport("scratchgrad.page.blocks"); // what a block is: the same module as at build time
   runner.set_display((mimeType, data, label) => {
     output.flush(); // what was printed before the drawing appears above it
-    post({ id: currentRunId, type: "display", mimeType, data, label });
+    post({ id: currentRunId, type: DISPLAY, mimeType, data, label });
   });
   pyodide.setStdout({ write: (bytes) => output.write("stdout", bytes) });
   pyodide.setStderr({ write: (bytes) => output.write("stderr", bytes) });
