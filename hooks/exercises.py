@@ -40,6 +40,7 @@ import markdown
 from fresh_package import forget_scratchgrad
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
+from site_urls import link_between
 
 EXERCISE_FENCE = "exercise"
 PROGRESS_FENCE = "exercise-progress"
@@ -103,8 +104,8 @@ def highlighted(source: str, md) -> str:
 
 def exercise_link(exercise: dict, from_page: str) -> str:
     """A relative link from `from_page` (a docs page stem) to an exercise's block."""
-    up = "../" * (from_page.count("/") + (0 if from_page in ("index", "") else 1))
-    return f"{up}{exercise['chapter']}/#exercise-{exercise['id']}"
+    page = link_between(f"{from_page or 'index'}.md", f"{exercise['chapter']}.md")
+    return f"{page}#exercise-{exercise['id']}"
 
 
 def render_exercise(exercise: dict, md, page: str) -> str:

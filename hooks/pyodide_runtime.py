@@ -47,6 +47,7 @@ import tempfile
 from pathlib import Path
 
 import figures
+import site_urls
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
@@ -296,6 +297,7 @@ def shared_rules() -> dict[str, object]:
         # The reader's exported work is the module that engine=yours imports.
         "WORK_FILE_NAME": f"{program.YOUR_MODULE}.py",
         "EXERCISE_TIME_LIMIT_S": runner.DEFAULT_TIME_LIMIT,
+        "PLAYGROUND_PAGE": site_urls.page_url("playground.md"),
         # The playground's fields and presets: a panel builds its whole settings form as the page
         # loads, so that it does not grow once Python has started (web/playground/panel.js).
         "PLAYGROUND_DESCRIPTION": json.loads(panel.describe()),

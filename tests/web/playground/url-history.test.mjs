@@ -3,8 +3,10 @@
 
 import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
-import { playgroundURL, recordInURL, settingsInURL } from "../../../web/playground/url-history.js";
 import { installDomAt } from "../dom.mjs";
+
+globalThis.PLAYGROUND_PAGE = "playground/"; // written into the bundle by hooks/pyodide_runtime.py
+const { playgroundURL, recordInURL, settingsInURL } = await import("../../../web/playground/url-history.js");
 
 /** The page at `url`, with its location and history as the module's globals. */
 function visit(url) {
