@@ -60,11 +60,12 @@ $(PYODIDE_TOOLS)/.installed: Makefile
 setup-web: $(NODE_MODULES) $(PYODIDE_TOOLS)/.installed
 
 # ruff for the Python; ESLint (eslint.config.mjs) and Prettier (.prettierrc.json) for the
-# JavaScript and CSS of web/, hooks/ and tests/web/.
+# JavaScript and CSS of web/, hooks/ and tests/web/; no export of web/ that nothing imports.
 JS_SOURCES := web hooks/*.js tests/web eslint.config.mjs
 lint: setup $(NODE_MODULES)
 	$(BIN)/ruff check src tests benchmarks hooks web
 	node_modules/.bin/eslint --max-warnings=0 $(JS_SOURCES)
+	node tests/web/unused-exports.mjs
 	node_modules/.bin/prettier --check $(JS_SOURCES)
 
 js-format: $(NODE_MODULES)

@@ -16,7 +16,7 @@ The home page shows the reader's engine with a second fence, ```` ```exercise-pr
 (empty): every piece, in story order, with a link to its exercise.
 
 The HTML is readable without JavaScript — task, the stub, each hint in a ``<details>``, the
-solution in a closed ``<details>`` — and is the contract with web/page/exercise-block.js::
+solution in a closed ``<details>`` — and is the contract with web/exercises/exercise-block.js::
 
     <section class="sg-exercise" id="exercise-<id>" data-sg-exercise="<id>" data-sg-chapter="…"
              data-sg-stub="(stub source)" data-sg-solution="(solution source)"
@@ -40,6 +40,7 @@ import markdown
 from fresh_package import forget_scratchgrad
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
+from site_urls import link_between
 
 EXERCISE_FENCE = "exercise"
 PROGRESS_FENCE = "exercise-progress"
@@ -103,8 +104,8 @@ def highlighted(source: str, md) -> str:
 
 def exercise_link(exercise: dict, from_page: str) -> str:
     """A relative link from `from_page` (a docs page stem) to an exercise's block."""
-    up = "../" * (from_page.count("/") + (0 if from_page in ("index", "") else 1))
-    return f"{up}{exercise['chapter']}/#exercise-{exercise['id']}"
+    page = link_between(f"{from_page or 'index'}.md", f"{exercise['chapter']}.md")
+    return f"{page}#exercise-{exercise['id']}"
 
 
 def render_exercise(exercise: dict, md, page: str) -> str:
@@ -163,7 +164,8 @@ def render_exercise(exercise: dict, md, page: str) -> str:
 
 
 def render_progress(page: str) -> str:
-    """The reader's engine on the home page: every piece with a link; web/page/progress.js fills it in."""
+    """The reader's engine on the home page: every piece with a link; web/exercises/progress.js
+    fills it in."""
     exercises = registry().describe()
     items = "".join(
         f'<li data-sg-piece="{html.escape(each["id"])}"><a href="{exercise_link(each, page)}">'

@@ -88,13 +88,22 @@ def figure_svg(figure: object, salt: str) -> str:
     return with_text_alternative(svg, plot_description(figure))
 
 
+GRAPH_NAME_FORMAT = "Computation graph, {nodes} nodes: {labels}"
+"""The accessible name of a drawn computation graph: its node count and the distinct texts of its
+boxes, in order, joined by `GRAPH_NAME_SEPARATOR`. The page names the graphs it draws the same way
+(web/page/run-drawings.js, given both through the bundle by hooks/pyodide_runtime.py)."""
+
+GRAPH_NAME_SEPARATOR = "; "
+
+
 def graph_description(svg: str) -> str:
     """What a drawn computation graph shows, in words: its node count and the labels in its boxes."""
     nodes = len(re.findall(r'<g id="[^"]*node\d+" class="node"', svg))
     texts = list(
         dict.fromkeys(html.unescape(t).strip() for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg))
     )
-    return f"Computation graph, {nodes} nodes: " + "; ".join(t for t in texts if t)
+    labels = GRAPH_NAME_SEPARATOR.join(t for t in texts if t)
+    return GRAPH_NAME_FORMAT.format(nodes=nodes, labels=labels)
 
 
 def plot_description(figure: Figure) -> str:
@@ -243,9 +252,11 @@ def decision_boundary(
     """The regions a 2-input model assigns to each class, with the data points on top.
 
     A model with one output scores a point as class +1 where the score is > 0 (targets ±1); a
-    model with several outputs picks the largest (targets 0..k-1).
+    model with several outputs picks the largest (targets 0..k-1): `scratchgrad.losses.predicted_class`.
     """
     import numpy as np
+
+    from scratchgrad.losses import predicted_class  # at call time: the package as this build has it
 
     points = np.asarray(xs, dtype=float)
     if points.ndim != 2 or points.shape[1] != 2:
@@ -253,7 +264,7 @@ def decision_boundary(
     low, high = points.min(axis=0) - 0.5, points.max(axis=0) + 0.5
     gx, gy = np.meshgrid(np.linspace(low[0], high[0], steps), np.linspace(low[1], high[1], steps))
     grid = [
-        _predicted_class(model([float(a), float(b)])) for a, b in zip(gx.ravel(), gy.ravel(), strict=True)
+        predicted_class(model([float(a), float(b)])) for a, b in zip(gx.ravel(), gy.ravel(), strict=True)
     ]
     labels = sorted({_target_class(y) for y in ys} | set(grid))
     position = {label: i for i, label in enumerate(labels)}
@@ -293,13 +304,6 @@ def _named_series(series: object) -> dict[str, list[float]]:
         return {str(label): [float(v) for v in values] for label, values in series.items()}
     values = getattr(series, "loss", series)
     return {"": [float(v) for v in values]}
-
-
-def _predicted_class(output: object) -> int:
-    if isinstance(output, list):
-        scores = [o.data for o in output]
-        return scores.index(max(scores))
-    return 1 if output.data > 0 else -1
 
 
 def _target_class(y: float) -> int:

@@ -46,6 +46,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import figures
+import site_urls
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
@@ -271,15 +273,31 @@ def defines(index_url: str | None, build_id: str) -> dict[str, object]:
     """The values esbuild writes into the bundle: where Python comes from, and what the page's
     JavaScript needs to know of the package, from the modules that define it (at build time: the
     package as it is now, the same as in the wheel of this build)."""
+    return {"PYODIDE_INDEX_URL": index_url, "RUNTIME_BUILD_ID": build_id, **shared_rules()}
+
+
+def shared_rules() -> dict[str, object]:
+    """The rules of the package and the build that the page's JavaScript follows too, by the
+    names its modules read them under (each module lists its own in a ``/* global */`` comment).
+    Each has one owner, named here; tests/test_shared_rules.py fails if a value is written into
+    web/ by hand."""
     blocks = importlib.import_module("scratchgrad.page.blocks")
+    graph = importlib.import_module("scratchgrad.graph")
     panel = importlib.import_module("scratchgrad.playground.panel")
+    program = importlib.import_module("scratchgrad.playground.program")
+    runner = importlib.import_module("scratchgrad.exercises.runner")
     return {
-        "PYODIDE_INDEX_URL": index_url,
-        "RUNTIME_BUILD_ID": build_id,
         "BLOCK_DOT_MIME_TYPE": blocks.DOT_MIME_TYPE,
         "BLOCK_STUDY_MIME_TYPE": blocks.STUDY_MIME_TYPE,
         "BLOCK_CURVE_MIME_TYPE": blocks.CURVE_MIME_TYPE,
-        "BLOCK_FILENAME_FORMAT": blocks.FILENAME_FORMAT,
+        "GRAPH_GRAD_FIELD": graph.GRAD_FIELD,
+        "GRAPH_FIELD_DIGITS": graph.FIELD_DIGITS,
+        "GRAPH_NAME_FORMAT": figures.GRAPH_NAME_FORMAT,
+        "GRAPH_NAME_SEPARATOR": figures.GRAPH_NAME_SEPARATOR,
+        # The reader's exported work is the module that engine=yours imports.
+        "WORK_FILE_NAME": f"{program.YOUR_MODULE}.py",
+        "EXERCISE_TIME_LIMIT_S": runner.DEFAULT_TIME_LIMIT,
+        "PLAYGROUND_PAGE": site_urls.page_url("playground.md"),
         # The playground's fields and presets: a panel builds its whole settings form as the page
         # loads, so that it does not grow once Python has started (web/playground/panel.js).
         "PLAYGROUND_DESCRIPTION": json.loads(panel.describe()),

@@ -13,7 +13,8 @@ The HTML written here is the contract with the browser runtime (web/, which turn
 into an editor), built by `format_block` and `render_block`::
 
     <div class="sg-runnable" id="sg-run-3" data-sg-page="chain-rule" data-sg-block="3"
-         data-sg-code="(the exact source, HTML-escaped)" [data-sg-expect="RecursionError"]
+         data-sg-filename="<chain-rule block 4>" data-sg-code="(the exact source, HTML-escaped)"
+         [data-sg-expect="RecursionError"]
          [data-sg-hidden] [data-sg-browser="no"]>
       <div class="sg-source">(Material's highlighted code block, or empty for `hide`)</div>
       <div class="sg-result" data-sg-origin="build">
@@ -205,6 +206,7 @@ def render_block(
         f'id="sg-run-{index}"',
         f'data-sg-page="{html.escape(session.page)}"',
         f'data-sg-block="{index}"',
+        f'data-sg-filename="{html.escape(blocks.block_filename(session.page, index))}"',
         f'data-sg-code="{html.escape(source, quote=True)}"',
     ]
     if expect:

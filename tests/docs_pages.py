@@ -16,6 +16,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
+sys.path.insert(0, str(ROOT / "hooks"))  # the build's own rules, as the hooks import them
+
+import site_urls  # noqa: E402
+
 _OPENING = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 
 
@@ -77,11 +81,8 @@ def page_fences(page: str) -> list[Fence]:
 
 
 def page_url(base: str, source: str) -> str:
-    """The URL MkDocs gives `source` below `base` (use_directory_urls): ``a/b.md`` → ``a/b/``."""
-    stem = source.removesuffix(".md")
-    if stem == "index" or stem.endswith("/index"):
-        return base + stem.removesuffix("index")
-    return f"{base}{stem}/"
+    """The URL MkDocs gives `source` below `base`: the build's own rule (hooks/site_urls.py)."""
+    return site_urls.page_url(source, base)
 
 
 def built_page(site: Path, source: str) -> Path:

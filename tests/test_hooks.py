@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "hooks"))
 figures = importlib.import_module("figures")
 fresh_package = importlib.import_module("fresh_package")
 formulas = importlib.import_module("formulas")
-notebooks = importlib.import_module("notebooks")
+jupyter_pages = importlib.import_module("jupyter_pages")
 page_head = importlib.import_module("page_head")
 reference = importlib.import_module("reference")
 runnable = importlib.import_module("runnable")
@@ -310,7 +310,7 @@ def test_a_nav_without_the_reference_section_is_an_error() -> None:
         reference.on_config(SimpleNamespace(nav=[{"Home": "index.md"}]))
 
 
-# -- notebooks ---------------------------------------------------------------------------------
+# -- jupyter_pages: the notebook pages that mkdocs-jupyter makes ----------------------------------
 
 NOTEBOOK_HTML = (
     '<!-- Load mathjax -->\n<script src=""> </script>\n<!-- End of mathjax configuration -->'
@@ -320,7 +320,7 @@ NOTEBOOK_HTML = (
 
 
 def test_notebook_pages_lose_their_cdn_loaders_and_gain_a_download_button() -> None:
-    cleaned = notebooks.on_page_content(NOTEBOOK_HTML, page("notebooks/walk.ipynb"), None, None)
+    cleaned = jupyter_pages.on_page_content(NOTEBOOK_HTML, page("notebooks/walk.ipynb"), None, None)
     assert "mathjax" not in cleaned
     assert "mermaid" not in cleaned
     assert "https://" not in cleaned
@@ -331,11 +331,11 @@ def test_notebook_pages_lose_their_cdn_loaders_and_gain_a_download_button() -> N
 def test_a_notebook_script_from_another_host_fails_the_build() -> None:
     remote = '<script>fetch("https://example.com/x.js")</script>'
     with pytest.raises(PluginError, match="refers to another host"):
-        notebooks.on_page_content(remote, page("n.ipynb"), None, None)
+        jupyter_pages.on_page_content(remote, page("n.ipynb"), None, None)
 
 
 def test_markdown_pages_are_left_alone() -> None:
-    assert notebooks.on_page_content(NOTEBOOK_HTML, page("index.md"), None, None) == NOTEBOOK_HTML
+    assert jupyter_pages.on_page_content(NOTEBOOK_HTML, page("index.md"), None, None) == NOTEBOOK_HTML
 
 
 # -- runnable block options and outcomes -------------------------------------------------------

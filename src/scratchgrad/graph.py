@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DRAW_LIMIT",
+    "FIELD_DIGITS",
+    "GRAD_FIELD",
     "Drawing",
     "GraphNode",
     "count_values",
@@ -51,6 +53,13 @@ __all__ = [
 
 MAX_NODES = 500
 """Default limit on the Values in one drawing: a browser cannot show more usefully."""
+
+FIELD_DIGITS = 4
+"""The decimals of a drawn Value's data and grad fields (``data 0.5000``)."""
+
+GRAD_FIELD = "grad "
+"""What a drawn Value's grad field starts with, before its number; the page's graph tools find that
+field by it and rewrite its number (web/graph/svg-nodes.js, given both through the bundle)."""
 
 DRAW_LIMIT = 200
 """The most Values a page draws (`scratchgrad.page.blocks.show_graph`): above it a box summarises the graph
@@ -343,7 +352,7 @@ def _values_to_draw(root: object, max_nodes: int, caller: str) -> list[_Node]:
 
 
 def _record_label(node: _Node, sideways: bool) -> str:
-    fields = [f"data {node.data:.4f}", f"grad {node.grad:.4f}"]
+    fields = [f"data {node.data:.{FIELD_DIGITS}f}", f"{GRAD_FIELD}{node.grad:.{FIELD_DIGITS}f}"]
     if node.label:
         fields.insert(0, _escape_record_field(node.label))
     inside = " | ".join(fields)

@@ -17,7 +17,7 @@ from scratchgrad._checks import is_whole_number, non_negative
 from scratchgrad.engine import Number, Value, sigmoid
 from scratchgrad.fused import sum_of_squares, total
 
-__all__ = ["accuracy", "binary_cross_entropy", "hinge", "mse", "softmax_cross_entropy"]
+__all__ = ["accuracy", "binary_cross_entropy", "hinge", "mse", "predicted_class", "softmax_cross_entropy"]
 
 
 # --8<-- [start:mse]
@@ -158,12 +158,24 @@ def accuracy(scores: Sequence[Value | Number | Sequence[Value | Number]], target
     scores, targets = _examples(scores, targets, "accuracy")
     right = 0
     for score, target in zip(scores, targets, strict=True):
-        if isinstance(score, Sequence):
-            row = [_number(s) for s in score]
-            right += row.index(max(row)) == target
-        else:
-            right += (_number(score) > 0) == (target > 0)
+        wanted = target if isinstance(score, Sequence) else (1 if target > 0 else -1)
+        right += predicted_class(score) == wanted
     return right / len(targets)
+
+
+def predicted_class(score: Value | Number | Sequence[Value | Number]) -> int:
+    """The class a network's output stands for: for one score, 1 when it is > 0, else -1 (the
+    classes of ±1 targets); for a row of scores, one per class, the index of the largest (the first
+    of equals).
+
+    Example:
+        >>> predicted_class(Value(-0.2)), predicted_class([0.1, 0.7, 0.7])
+        (-1, 1)
+    """
+    if isinstance(score, Sequence):
+        row = [_number(s) for s in score]
+        return row.index(max(row))
+    return 1 if _number(score) > 0 else -1
 
 
 def _number(score: Value | Number) -> float:

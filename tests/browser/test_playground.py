@@ -32,6 +32,7 @@ from pages import (
 )
 from test_responsiveness import TRACE_CATEGORIES, main_thread_cpu_ms
 
+from scratchgrad.losses import predicted_class
 from scratchgrad.nn import MLP
 from scratchgrad.playground import (
     PRESETS,
@@ -252,10 +253,11 @@ def model_with(layers: list[dict]) -> MLP:
 
 
 def classify(outputs) -> tuple[int, float]:
-    """The class and sureness the picture shows (web/worker/boundary.js: classify)."""
+    """The class and sureness the picture shows (web/worker/boundary.js: classify): the package's
+    `predicted_class`, with the binary classes as the picture's colours, 0 and 1."""
     if not isinstance(outputs, list):
-        return int(outputs > 0), math.tanh(abs(outputs) / 2)
-    best = max(range(len(outputs)), key=lambda k: (outputs[k], -k))
+        return int(predicted_class(outputs) == 1), math.tanh(abs(outputs) / 2)
+    best = predicted_class(outputs)
     total = sum(math.exp(z - outputs[best]) for z in outputs)
     k = len(outputs)
     return best, (1 / total - 1 / k) / (1 - 1 / k)

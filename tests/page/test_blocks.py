@@ -112,6 +112,24 @@ def test_the_outcome_is_plain_json():
     assert json.loads(run("x = 1").to_json())["raised"] is None
 
 
+def test_the_page_gets_the_verdict_with_the_outcome():
+    namespace = blocks.new_namespace()
+
+    def verdict(code, **named):
+        return json.loads(blocks.run_for_page(code, namespace=namespace, **named))
+
+    record = verdict("1 / 0", page="p", index=2, expect="ArithmeticError")
+    assert record["as_expected"] is True
+    assert record["raised"]["traceback"].splitlines()[1].startswith('  File "<p block 3>", line 1')
+    assert verdict("x = 1", page="p", index=0, expect="KeyError")["as_expected"] is False
+    assert verdict("y = x", filename="<work file>")["as_expected"] is True
+
+
+def test_the_page_names_a_block_or_its_file():
+    with pytest.raises(TypeError, match="page and index, or a filename"):
+        blocks.run_for_page("x = 1", namespace={}, page="p")
+
+
 def test_traceback_starts_at_the_readers_block():
     code = "def f(n):\n    return 1 / n\n\nf(0)\n"
     traceback = run(code).raised.traceback

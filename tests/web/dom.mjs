@@ -7,7 +7,12 @@ const GLOBALS = ["window", "document", "DOMParser", "Option", "Event", "Node"];
 
 /** Install a fresh, empty page's globals; returns its window. */
 export function installDom() {
-  const { window } = new JSDOM("<!doctype html><html><head></head><body></body></html>");
+  return installDomAt(undefined);
+}
+
+/** Install the globals of a fresh, empty page at `url`; returns its window. */
+export function installDomAt(url) {
+  const { window } = new JSDOM("<!doctype html><html><head></head><body></body></html>", { url });
   for (const name of GLOBALS) globalThis[name] = name === "window" ? window : window[name];
   return window;
 }

@@ -8,7 +8,7 @@
 // code lines are marked in the block's editor when they are the block's own, or quoted otherwise.
 // Step 0 is the seed (the output's grad = 1); the last step is the end of the pass.
 
-import { gradText, nodeGroup } from "./svg-nodes.js";
+import { gradField, gradText, nodeGroup } from "./svg-nodes.js";
 
 const PLAY_MS = 1200;
 
@@ -94,7 +94,7 @@ export class BackwardStepper {
     for (const visit of steps.slice(0, this.#step)) for (const [child, grad] of visit.grads) grads[child] = grad;
     nodes.forEach((node, index) => {
       const text = gradText(nodeGroup(this.#svg, node.name) ?? document.createElement("g"));
-      if (text) text.textContent = `grad ${Number(grads[index]).toFixed(4)}`;
+      if (text) text.textContent = gradField(grads[index]);
     });
     const root = nodes.at(-1).name;
     let words;

@@ -8,7 +8,7 @@
 // a break-it switch, of Values whose grads came from the right run). The report below the drawing
 // says the same in words, in a live region, and names the op whose backward first went wrong.
 
-import { gradText, nodeGroup, svgElement } from "./svg-nodes.js";
+import { gradField, gradText, nodeGroup, svgElement } from "./svg-nodes.js";
 
 export class GradientCheckView {
   #svg;
@@ -39,7 +39,7 @@ export class GradientCheckView {
       if (!group) return;
       group.dataset.sgCheck = verdict.status;
       const grad = gradText(group);
-      if (grad) grad.textContent = `grad ${Number(verdict.got).toFixed(4)}`;
+      if (grad) grad.textContent = gradField(verdict.got);
       group.querySelector(":scope > .sg-check-label")?.remove();
       if (verdict.status === "wrong") {
         wrong.push(`${node.name}: ${verdict.text}`);

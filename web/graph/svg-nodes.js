@@ -1,5 +1,9 @@
 // What the graph tools share about a Graphviz drawing: finding a node, changing its text, numbers.
 
+// How scratchgrad.graph writes a Value's grad field ("grad 0.5000"): hooks/pyodide_runtime.py
+// writes its constants into the bundle.
+/* global GRAPH_GRAD_FIELD, GRAPH_FIELD_DIGITS */
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** The <g class="node"> of the Value named `name` (graph-view.js set data-sg-node), or null. */
@@ -16,5 +20,10 @@ export function svgElement(name, attributes) {
 
 /** The text of a record's grad field ("grad 0.0000"), as scratchgrad.graph writes it. */
 export function gradText(group) {
-  return [...group.querySelectorAll("text")].find((text) => text.textContent.startsWith("grad ")) ?? null;
+  return [...group.querySelectorAll("text")].find((text) => text.textContent.startsWith(GRAPH_GRAD_FIELD)) ?? null;
+}
+
+/** What a grad field reads for the gradient `grad`, as scratchgrad.graph writes it. */
+export function gradField(grad) {
+  return `${GRAPH_GRAD_FIELD}${Number(grad).toFixed(GRAPH_FIELD_DIGITS)}`;
 }

@@ -25,7 +25,7 @@ import { keepAccessible } from "./page-accessibility.js";
 const FEATURES = {
   blocks: { selector: ".sg-runnable", load: () => import("./page-controller.js") },
   playgrounds: { selector: "div.sg-playground", load: () => import("../playground/playgrounds.js") },
-  exercises: { selector: "section.sg-exercise, .sg-engine", load: () => import("./exercise-page.js") },
+  exercises: { selector: "section.sg-exercise, .sg-engine", load: () => import("../exercises/exercise-page.js") },
 };
 
 /** The elements of a page that need the code blocks' Python as soon as it is shown. */

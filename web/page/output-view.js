@@ -8,7 +8,7 @@
 // Text arrives in batches from the worker; it is written at most once per animation frame,
 // so a training loop that prints fast costs the page one small DOM update per frame.
 
-export const MAX_OUTPUT_CHARS = 200_000;
+const MAX_OUTPUT_CHARS = 200_000;
 
 export class OutputView {
   #result;

@@ -11,7 +11,7 @@
 
 /* global PLAYGROUND_DESCRIPTION */
 
-import { allPassed } from "../page/exercise-work.js";
+import { allPassed } from "../exercises/exercise-work.js";
 import { BoundaryView } from "./boundary-view.js";
 import { CodeView } from "./code-view.js";
 import { SettingsForm } from "./controls.js";

@@ -16,6 +16,9 @@ export function recordInURL(query, how) {
   else history.replaceState(history.state, "", url);
 }
 
+// Where the Playground page is below the site's root (hooks/site_urls.py, through the bundle).
+/* global PLAYGROUND_PAGE */
+
 /** The Playground page's URL, from the site root Material writes into the page (#__config). */
 export function playgroundURL() {
   let base = ".";
@@ -24,5 +27,5 @@ export function playgroundURL() {
   } catch {
     // an unreadable config: the site root is this page's folder, as good a guess as any
   }
-  return new URL(`${base}/playground/`, location.href).pathname;
+  return new URL(`${base}/${PLAYGROUND_PAGE}`, location.href).pathname;
 }

@@ -11,7 +11,7 @@
 import { WorkerClient } from "./worker-client.js";
 import { requireWebAssembly } from "./worker-failures.js";
 
-export const PYTHON_WORKER = "the Python worker";
+const PYTHON_WORKER = "the Python worker";
 const EARLY_LAUNCH = Symbol.for("scratchgrad.earlyLaunch");
 
 /**

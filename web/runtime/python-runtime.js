@@ -13,8 +13,9 @@
 // in a call Pyodide cannot interrupt) gets the worker terminated too.
 
 import { adoptEarlyLaunch, launchPythonWorker } from "./launch-worker.js";
+import { DISPLAY, OUTPUT } from "./worker-messages.js";
 
-export const STOP_DEADLINE_MS = 800;
+const STOP_DEADLINE_MS = 800;
 /**
  * Waits before trying again when the worker script fails to run at all. WebKit refuses a new
  * worker (an error event, no reason) for a few seconds after another one that ran Pyodide ended
@@ -87,11 +88,15 @@ export class PythonRuntime extends EventTarget {
 
   /**
    * Run `code` in the named namespace once the runs queued before it are done.
-   * Resolves with {outcome, traceback?, raised?, message?}; outcome is one of
-   * "ok", "error" (traceback; raised: the names of the exception's class and of all its bases),
+   * Resolves with {outcome, asExpected, traceback?, message?}; outcome is one of
+   * "ok", "error" (traceback),
    * "stopped" (KeyboardInterrupt, traceback), "reset" (Python was
    * restarted to stop it), "crashed" (the code broke the interpreter, which was restarted;
    * message), "cancelled" (stopped before it started), "unavailable" (message).
+   * `asExpected` is Python's verdict (scratchgrad.page.blocks.Outcome.as_expected): true when the
+   * code ran as it should, judged against `block.expect`; false for every other outcome.
+   * `block`: {page, index, expect} of a runnable block, which Python names and judges; other code
+   * gives its `filename` in tracebacks instead.
    * `graphs`: expressions whose Values are drawn after the run (a block's graph= option);
    * `curves`: expressions whose training runs are drawn as loss curves (its curve= option).
    * `bug`: a break-it switch's bug (scratchgrad.page.break_it), switched on for this run only.
@@ -102,7 +107,8 @@ export class PythonRuntime extends EventTarget {
     code,
     {
       namespace,
-      filename,
+      block = null,
+      filename = null,
       graphs = [],
       curves = [],
       bug = null,
@@ -113,7 +119,7 @@ export class PythonRuntime extends EventTarget {
   ) {
     return this.#enqueue({
       type: "run",
-      payload: { code, namespace, filename, graphs, curves, bug },
+      payload: { code, namespace, block, filename, graphs, curves, bug },
       onStart,
       onOutput,
       onDisplay,
@@ -202,8 +208,8 @@ export class PythonRuntime extends EventTarget {
         active.settle = resolve;
         this.#client
           .request(type, payload, (message) => {
-            if (message.type === "output") onOutput(message.stream, message.text);
-            else if (message.type === "display") onDisplay(message.mimeType, message.data, message.label);
+            if (message.type === OUTPUT) onOutput(message.stream, message.text);
+            else if (message.type === DISPLAY) onDisplay(message.mimeType, message.data, message.label);
           })
           .then(resolve, (error) => resolve({ failed: error }));
       });
@@ -213,9 +219,11 @@ export class PythonRuntime extends EventTarget {
         return { outcome: "crashed", message: answer.failed.message };
       }
       if (answer.failed) return { outcome: "unavailable", message: answer.failed.message };
-      if (answer.raised === null) return answer.report ? { outcome: "ok", report: answer.report } : { outcome: "ok" };
+      if (answer.report) return { outcome: "ok", report: answer.report };
+      const asExpected = answer.as_expected;
+      if (answer.raised === null) return { outcome: "ok", asExpected };
       const { names, traceback } = answer.raised;
-      return { outcome: names[0] === "KeyboardInterrupt" ? "stopped" : "error", traceback, raised: names };
+      return { outcome: names[0] === "KeyboardInterrupt" ? "stopped" : "error", traceback, asExpected };
     } finally {
       clearTimeout(active.deadline);
       this.#activeRun = null;

@@ -11,6 +11,7 @@
 // hold one WorkerClient.
 
 import { workerFailure } from "./worker-failures.js";
+import { DONE, FAILED } from "./worker-messages.js";
 
 export class WorkerClient {
   #worker;
@@ -52,12 +53,12 @@ export class WorkerClient {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, (message) => {
-        if (message.type !== "done" && message.type !== "failed") {
+        if (message.type !== DONE && message.type !== FAILED) {
           onMessage(message);
           return;
         }
         this.#pending.delete(id);
-        if (message.type === "done") resolve(message);
+        if (message.type === DONE) resolve(message);
         else {
           const { fatal = false, workerDidNotRun = false } = message;
           reject(Object.assign(new Error(message.message), { fatal, workerDidNotRun }));
@@ -75,6 +76,6 @@ export class WorkerClient {
   }
 
   #failAll(message, details = {}) {
-    for (const answer of [...this.#pending.values()]) answer({ type: "failed", message, ...details });
+    for (const answer of [...this.#pending.values()]) answer({ type: FAILED, message, ...details });
   }
 }

@@ -13,7 +13,7 @@
 import { MAY_SEARCH_START, SEARCH_MAY_START } from "./search-channel.js";
 
 /** However long the page takes, search starts this long after the worker was created. */
-export const SEARCH_DEADLINE_MS = 10_000;
+const SEARCH_DEADLINE_MS = 10_000;
 
 /**
  * Hold the messages `scope` receives until the page (over `channel`) lets search start, or

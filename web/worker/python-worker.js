@@ -4,7 +4,8 @@
 // carries the same id. Replies to a "run" stream while the code runs:
 //   {id, type: "output", stream: "stdout" | "stderr", text}   batched, at most ~20 per second
 //   {id, type: "display", mimeType, data, label}                rich output (e.g. DOT text)
-//   {id, type: "done", printed, raised, drawings}               the run's outcome (scratchgrad.page.blocks.Outcome)
+//   {id, type: "done", printed, raised, drawings, as_expected}  the run's outcome and verdict
+//                                                               (scratchgrad.page.blocks.run_for_page)
 // A "check" ({exercise, source, earlier}) answers {id, type: "done", raised: null, report}.
 // Other requests answer once with {id, type: "done", ...} or {id, type: "failed", message}.
 // A run that kills the interpreter itself (Pyodide's "fatal error", e.g. the WebAssembly stack
@@ -14,6 +15,7 @@ import { pythonFiles } from "../runtime/site-files.js";
 import { loadScratchgrad } from "./load-scratchgrad.js";
 import { createOutputBatcher } from "./output-batcher.js";
 import { serveRequests } from "./serve-requests.js";
+import { DISPLAY, OUTPUT } from "../runtime/worker-messages.js";
 
 let pyodide = null;
 let runner = null;
@@ -32,7 +34,7 @@ const ownFiles = pythonFiles(self.location.href);
 const bootingAt = performance.now();
 const booting = loadScratchgrad(ownFiles);
 booting.catch(() => {}); // reported to the page as the answer to its "start" request
-const output = createOutputBatcher((stream, text) => post({ id: currentRunId, type: "output", stream, text }));
+const output = createOutputBatcher((stream, text) => post({ id: currentRunId, type: OUTPUT, stream, text }));
 
 async function start({ indexURL, lockFileURL, sharedInterruptBuffer }) {
   // Other files than its own: a page and a worker of two builds (a deploy during the visit). The
@@ -45,7 +47,7 @@ async function start({ indexURL, lockFileURL, sharedInterruptBuffer }) {
   runner = pyodide.pyimport("scratchgrad.page.blocks"); // what a block is: the same module as at build time
   runner.set_display((mimeType, data, label) => {
     output.flush(); // what was printed before the drawing appears above it
-    post({ id: currentRunId, type: "display", mimeType, data, label });
+    post({ id: currentRunId, type: DISPLAY, mimeType, data, label });
   });
   pyodide.setStdout({ write: (bytes) => output.write("stdout", bytes) });
   pyodide.setStderr({ write: (bytes) => output.write("stderr", bytes) });
@@ -68,29 +70,24 @@ function namespaceFor(name) {
   return namespaces.get(name);
 }
 
-function run({ id, code, filename, namespace, graphs = [], curves = [], bug }) {
+function run({ id, code, namespace, block, filename, graphs = [], curves = [], bug }) {
   if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0); // a Stop that came too late
   currentRunId = id;
   const graphList = pyodide.toPy(graphs);
   const curveList = pyodide.toPy(curves);
   try {
     output.startRun();
-    // undefined, not null, becomes None (Pyodide turns null into jsnull): no bug switched on.
-    const outcome = runner.run_block(
-      code,
-      filename,
-      namespaceFor(namespace),
-      graphList,
-      false,
-      bug ?? undefined,
-      curveList,
-    );
+    // undefined, not null, becomes None (Pyodide turns null into jsnull): no bug, no expected error.
+    const named = block ? { page: block.page, index: block.index, expect: block.expect ?? undefined } : { filename };
+    const outcome = runner.run_for_page.callKwargs(code, {
+      ...named,
+      namespace: namespaceFor(namespace),
+      graphs: graphList,
+      curves: curveList,
+      bug: bug ?? undefined,
+    });
     output.flush();
-    try {
-      return JSON.parse(outcome.to_json());
-    } finally {
-      outcome.destroy();
-    }
+    return JSON.parse(outcome);
   } catch (error) {
     // run_block catches every Python exception, so whatever reaches here broke Pyodide itself.
     output.flush();

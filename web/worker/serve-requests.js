@@ -5,6 +5,8 @@
 // {id, type: "done", ...result}, or its error as {id, type: "failed", message, fatal}
 // (`fatal`: the error's own flag, for errors that leave the worker unusable).
 
+import { DONE, FAILED } from "../runtime/worker-messages.js";
+
 /** Answer every request this worker receives with `handlers[type](request)`. */
 export function serveRequests(handlers) {
   self.onmessage = async ({ data }) => {
@@ -12,10 +14,10 @@ export function serveRequests(handlers) {
     try {
       const handler = handlers[type];
       if (!handler) throw new Error(`unknown request type ${JSON.stringify(type)}`);
-      self.postMessage({ id, type: "done", ...(await handler(data)) });
+      self.postMessage({ id, type: DONE, ...(await handler(data)) });
     } catch (error) {
       const message = String(error?.message ?? error);
-      self.postMessage({ id, type: "failed", message, fatal: Boolean(error?.fatal) });
+      self.postMessage({ id, type: FAILED, message, fatal: Boolean(error?.fatal) });
     }
   };
 }

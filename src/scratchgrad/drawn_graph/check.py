@@ -26,10 +26,11 @@ from dataclasses import dataclass
 
 from scratchgrad.drawn_graph.record import Recording
 from scratchgrad.engine import Value
-from scratchgrad.gradcheck import numerical_gradients
+from scratchgrad.gradcheck import numerical_gradients, relative_error
 from scratchgrad.graph import GraphNode
 
 __all__ = [
+    "TOLERANCE",
     "Culprit",
     "GraphCheck",
     "H",
@@ -77,9 +78,14 @@ def forward_rule(op: str) -> Rule | None:
     return None
 
 
+TOLERANCE = 1e-5
+"""How far a node's gradient may be from its central difference (which is good to about 1e-8), as
+`scratchgrad.gradcheck.relative_error` measures it: absolute near 0, relative for large gradients."""
+
+
 def close(got: float, expected: float) -> bool:
-    """True when a gradient agrees with its central difference (which is good to about 1e-8)."""
-    return math.isclose(got, expected, rel_tol=1e-4, abs_tol=1e-5)
+    """True when a gradient agrees with its central difference: `relative_error` within `TOLERANCE`."""
+    return relative_error(got, expected) <= TOLERANCE
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ __all__ = [
     "Report",
     "UnknownExerciseError",
     "WorkFileError",
+    "by_id",
     "check",
     "check_all",
     "describe",
@@ -73,8 +74,3 @@ def describe() -> list[dict]:
         }
         for exercise in EXERCISES
     ]
-
-
-def stub(exercise_id: str) -> str:
-    """The code exercise `exercise_id` starts from."""
-    return by_id(exercise_id).stub

@@ -19,10 +19,10 @@ both places:
   a ``curve="history"`` option asks for a training run's loss (and accuracy) per step
   (`CURVE_MIME_TYPE`), drawn below the block as a chart.
 
-The browser's JavaScript is handed the outcome as JSON (`Outcome.to_json`) and compares a block's
-``expect`` with the names it lists; the constants it needs (`DOT_MIME_TYPE`, `STUDY_MIME_TYPE`,
-`CURVE_MIME_TYPE`, `FILENAME_FORMAT`) are
-written into the bundle from here when the site is built (hooks/pyodide_runtime.py).
+The browser's worker calls `run_for_page` with the block's page, index and ``expect`` and hands the
+page its outcome and verdict as JSON, so the page never judges a run itself; the build writes each
+block's file name into its markup (hooks/runnable.py) and the drawings' kinds (`DOT_MIME_TYPE`,
+`STUDY_MIME_TYPE`, `CURVE_MIME_TYPE`) into the bundle (hooks/pyodide_runtime.py).
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ __all__ = [
     "forget_imported_packages",
     "new_namespace",
     "run_block",
+    "run_for_page",
     "set_display",
     "show_curve",
     "show_graph",
@@ -117,7 +118,7 @@ class Raised:
         return cls(
             names=[base.__name__ for base in type(error).__mro__],
             line=traceback.format_exception_only(error)[-1].strip(),
-            traceback=reader_traceback(error, filename),
+            traceback=_reader_traceback(error, filename),
         )
 
 
@@ -154,9 +155,10 @@ class Outcome:
             return expect is None
         return expect is not None and expect in self.raised.names
 
-    def to_json(self) -> str:
-        """The record as JSON text: how the worker hands it to the page."""
-        return json.dumps(asdict(self))
+    def to_json(self, expect: str | None = None) -> str:
+        """The record as JSON text, with its verdict against `expect` as ``as_expected``: how the
+        worker hands it to the page."""
+        return json.dumps({**asdict(self), "as_expected": self.as_expected(expect)})
 
 
 _display: DisplayFunction | None = None
@@ -277,6 +279,32 @@ def run_block(
     return Outcome(printed.getvalue(), raised, drawings)
 
 
+def run_for_page(
+    code: str,
+    *,
+    namespace: dict[str, Any],
+    page: str | None = None,
+    index: int | None = None,
+    filename: str | None = None,
+    expect: str | None = None,
+    graphs: Sequence[str] = (),
+    curves: Sequence[str] = (),
+    bug: str | None = None,
+) -> str:
+    """Run code for the browser's page and return its outcome and verdict as JSON (`Outcome.to_json`).
+
+    A block is named by its `page` and `index` (`block_filename`) and judged against its `expect`
+    option; other code the page runs (the work file's, the playground's program) gives its own
+    `filename`. The rest is `run_block`'s, with printing streamed to the page.
+    """
+    if filename is None:
+        if page is None or index is None:
+            raise TypeError("run_for_page() needs a block's page and index, or a filename")
+        filename = block_filename(page, index)
+    outcome = run_block(code, filename, namespace, graphs, bug=bug, curves=curves)
+    return outcome.to_json(expect)
+
+
 @contextlib.contextmanager
 def _bug(name: str | None) -> Iterator[None]:
     """Switch bug `name` on for a run (nothing for None), and put `random`'s state back after it."""
@@ -312,7 +340,7 @@ def _printing_into(stream: io.StringIO | None) -> Iterator[None]:
         yield
 
 
-def reader_traceback(error: BaseException, filename: str) -> str:
+def _reader_traceback(error: BaseException, filename: str) -> str:
     """Format `error` from the first frame of the reader's block on.
 
     The frames above it (this runner, the build or Pyodide's machinery) are dropped; frames below

@@ -162,12 +162,7 @@ class Settings:
         if is_whole_number(batch) and batch > count > 0:
             found["batch_size"] = f"{batch} is more than the {count} points of this data set"
         points = self.points
-        if (
-            self.dataset == "spiral"
-            and isinstance(points, int)
-            and not isinstance(points, bool)
-            and points % 3
-        ):
+        if self.dataset == "spiral" and is_whole_number(points) and points % 3:
             below, above = points - points % 3, points - points % 3 + 3
             found["points"] = (
                 f"the spiral has 3 arms of equal size: use a multiple of 3, such as {below} or {above}"

@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from types import ModuleType
 from typing import Any
 
+from scratchgrad._checks import is_number
 from scratchgrad.exercises.registry import by_id
 from scratchgrad.exercises.runner import earlier_pieces
 from scratchgrad.exercises.sandbox import reader_filename
@@ -148,7 +149,7 @@ class YourTrainer:
         right = accuracy([predict(self.model, x) for x in self.xs], self.ys)
         with collector_paused():
             losses = self.train(self.model, self.xs, self.ys, 1, self.lr)
-        if not isinstance(losses, list) or len(losses) != 1 or not _is_number(losses[0]):
+        if not isinstance(losses, list) or len(losses) != 1 or not is_number(losses[0]):
             raise TypeError(
                 "your train(model, xs, ys, 1, learning_rate) should return a list of one loss (a number), "
                 f"got {losses!r:.80}"
@@ -179,7 +180,3 @@ def collector_paused() -> Iterator[None]:
         gc.enable()
         gc.collect(0)
 
-
-def _is_number(value: object) -> bool:
-    """A loss the stepper can record: NaN and inf count (the stepper then reports the divergence)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)

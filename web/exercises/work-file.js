@@ -7,7 +7,10 @@
 
 import { allWork, saveWork } from "./exercise-work.js";
 
-export const FILE_NAME = "my_scratchgrad_engine.py";
+// The file's name is the module the Playground's engine=yours imports
+// (scratchgrad.playground.program.YOUR_MODULE), written into the bundle by hooks/pyodide_runtime.py.
+/* global WORK_FILE_NAME */
+export const FILE_NAME = WORK_FILE_NAME;
 const NAMESPACE = "__scratchgrad_work_file__";
 
 /** The reader's code of every exercise they touched, as one .py text. */

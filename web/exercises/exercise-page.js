@@ -5,7 +5,7 @@
 import { ExerciseBlock } from "./exercise-block.js";
 import { WORK_CHANGED } from "./exercise-work.js";
 import { chapterProgress, engineProgress } from "./progress.js";
-import { createButton, createNote } from "./toolbar.js";
+import { createButton, createNote } from "../page/toolbar.js";
 import { download, exportWork, FILE_NAME, importWork } from "./work-file.js";
 
 export class ExercisePage {

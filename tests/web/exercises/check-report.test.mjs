@@ -1,9 +1,9 @@
-// An exercise's check report (web/page/check-report.js): one line per check, and a place for the
+// An exercise's check report (web/exercises/check-report.js): one line per check, and a place for the
 // reader's graph under a failed check that sends one.
 
 import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
-import { showReport } from "../../../web/page/check-report.js";
+import { showReport } from "../../../web/exercises/check-report.js";
 import { installDom } from "../dom.mjs";
 
 beforeEach(() => installDom());

@@ -6,7 +6,7 @@
 import { allWork, progressOf } from "./exercise-work.js";
 
 /** "k of n passed" over the exercises `ids`, from the reader's records. */
-export function passedCount(ids, work = allWork()) {
+function passedCount(ids, work = allWork()) {
   return ids.filter((id) => progressOf(work[id]) === "passed").length;
 }
 
