@@ -1,0 +1,131 @@
+"""The built site asks before it tells: no "Your turn" stands below its own answer.
+
+For every exercise of the registry, read its chapter's built page: the code printed above the
+exercise (every ``<pre>``, collapsed blocks and earlier exercises included) must not define what the
+exercise's reference solution defines, and must not hold more than a small fraction of the
+solution's lines. The book's version of the piece comes after the exercise, in a collapsed
+``details.sg-book`` that names the exercise (hooks/exercises.py).
+"""
+
+from __future__ import annotations
+
+import ast
+import html
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from docs_pages import built_page
+from scratchgrad.exercises import describe
+
+EXERCISES = describe()
+LINES_ABOVE_AT_MOST = 0.25
+"""The fraction of a solution's code lines that may stand above its exercise (a line or two of
+glue such as ``other = other if isinstance(other, Value) else Value(other)`` is shared by design)."""
+
+_PRE = re.compile(r"<pre\b[^>]*>(.*?)</pre>", re.DOTALL)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def code_blocks(page_html: str) -> list[str]:
+    """The text of every <pre> of a piece of built HTML (Material's highlighted code, block outputs)."""
+    return [html.unescape(_TAG.sub("", inner)) for inner in _PRE.findall(page_html)]
+
+
+def definitions(source: str) -> set[str]:
+    """The functions, classes and methods `source` defines: "name", "Class" and "Class.method".
+
+    A method shown alone (an excerpt of a class) is "?.method" when its first argument is `self`.
+    """
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except SyntaxError:
+        return set()
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            reopened = any(isinstance(base, ast.Name) and base.id == node.name for base in node.bases)
+            if not reopened:
+                names.add(node.name)
+            for member in node.body:
+                if isinstance(member, ast.FunctionDef):
+                    names.add(f"{node.name}.{member.name}")
+        elif isinstance(node, ast.FunctionDef):
+            arguments = node.args.args
+            method = bool(arguments) and arguments[0].arg == "self"
+            names.add(f"?.{node.name}" if method else node.name)
+    return names
+
+
+def clashes(solution: set[str], shown: set[str]) -> set[str]:
+    """The names of `solution` that `shown` defines too (a lone method matches any class's)."""
+    lone_methods = {name.removeprefix("?.") for name in shown if name.startswith("?.")}
+    return {name for name in solution if name in shown or name.rpartition(".")[2] in lone_methods and "." in name}
+
+
+def code_lines(source: str) -> list[str]:
+    """The lines of `source` that carry code: no blanks, comments, docstrings, imports or one-word lines."""
+    lines = []
+    for line in source.splitlines():
+        text = " ".join(line.split("#", 1)[0].split())
+        if len(text) < 12 or text.startswith(('"""', "import ", "from ", "return out")):
+            continue
+        lines.append(text)
+    return lines
+
+
+def shown_lines(blocks: list[str]) -> set[str]:
+    return {" ".join(line.split("#", 1)[0].split()) for block in blocks for line in block.splitlines()}
+
+
+def exercise_html(page: str, exercise_id: str) -> tuple[str, str]:
+    """The page's HTML above the exercise's section, and from that section on."""
+    marker = f'data-sg-exercise="{exercise_id}"'
+    start = page.index(marker)
+    start = page.rindex("<section", 0, start)
+    return page[:start], page[start:]
+
+
+@pytest.fixture(scope="module")
+def chapters(site_dir: Path) -> dict[str, str]:
+    return {
+        chapter: built_page(site_dir, f"{chapter}.md").read_text(encoding="utf-8")
+        for chapter in {each["chapter"] for each in EXERCISES}
+    }
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=[each["id"] for each in EXERCISES])
+def test_no_code_above_an_exercise_solves_it(chapters, exercise):
+    above, _ = exercise_html(chapters[exercise["chapter"]], exercise["id"])
+    blocks = code_blocks(above)
+    defined_above = set().union(*(definitions(block) for block in blocks))
+    assert not clashes(definitions(exercise["solution"]), defined_above), (
+        f"{exercise['chapter']}: code above the exercise defines "
+        f"{sorted(clashes(definitions(exercise['solution']), defined_above))}"
+    )
+    lines = code_lines(exercise["solution"])
+    seen = shown_lines(blocks)
+    above_lines = [line for line in lines if line in seen]
+    assert len(above_lines) <= LINES_ABOVE_AT_MOST * len(lines), (
+        f"{exercise['chapter']}: {len(above_lines)} of {len(lines)} solution lines stand above the exercise: "
+        + "; ".join(above_lines)
+    )
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=[each["id"] for each in EXERCISES])
+def test_the_books_version_follows_its_exercise(chapters, exercise):
+    _, below = exercise_html(chapters[exercise["chapter"]], exercise["id"])
+    book = re.search(r'<details data-sg-book-for="([^"]+)" class="sg-book[ "]', below)
+    assert book and book.group(1) == exercise["id"], f"no book's version after {exercise['id']!r}"
+
+
+def test_the_solution_reader_finds_definitions_and_lines():
+    """The measures above can fail: a pasted solution defines and repeats everything."""
+    solution = next(each for each in EXERCISES if each["id"] == "local-derivatives")["solution"]
+    assert {"Value.__add__", "Value.__mul__", "Value.tanh"} <= definitions(solution)
+    excerpt = "    def __add__(self, other):\n        return self\n"
+    assert clashes(definitions(solution), definitions(excerpt)) == {"Value.__add__"}
+    lines = code_lines(solution)
+    assert len(lines) > 10 and set(lines) <= shown_lines([solution])
