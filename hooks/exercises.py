@@ -64,7 +64,9 @@ EXERCISE_FENCE = "exercise"
 BOOK_VERSION = "sg-book"
 """The admonition kind (``??? sg-book "The book's version"``) of the book's version of a piece."""
 _SECTION_OR_BOOK = re.compile(
-    r'<section class="sg-exercise" id="exercise-(?P<exercise>[^"]+)"|<details (?=class="' + BOOK_VERSION + r'[ "])'
+    r'<section class="sg-exercise" id="exercise-(?P<exercise>[^"]+)"|<details (?=class="'
+    + BOOK_VERSION
+    + r'[ "])'
 )
 PROGRESS_FENCE = "exercise-progress"
 BUILD_TIME_LIMIT = 30.0
@@ -276,11 +278,15 @@ def tie_book_versions(html_text: str, page: str) -> str:
     for match in _SECTION_OR_BOOK.finditer(html_text):
         if match["exercise"]:
             if pending:
-                raise PluginError(f"{page}: exercise {pending!r} has no book's version (??? {BOOK_VERSION}) after it")
+                raise PluginError(
+                    f"{page}: exercise {pending!r} has no book's version (??? {BOOK_VERSION}) after it"
+                )
             pending = match["exercise"]
             continue
         if pending is None:
-            raise PluginError(f"{page}: a book's version (??? {BOOK_VERSION}) with no exercise of its own above it")
+            raise PluginError(
+                f"{page}: a book's version (??? {BOOK_VERSION}) with no exercise of its own above it"
+            )
         pieces += [html_text[end : match.end()], f'data-sg-book-for="{html.escape(pending, quote=True)}" ']
         end = match.end()
         pending = None

@@ -62,7 +62,11 @@ def definitions(source: str) -> set[str]:
 def clashes(solution: set[str], shown: set[str]) -> set[str]:
     """The names of `solution` that `shown` defines too (a lone method matches any class's)."""
     lone_methods = {name.removeprefix("?.") for name in shown if name.startswith("?.")}
-    return {name for name in solution if name in shown or name.rpartition(".")[2] in lone_methods and "." in name}
+    return {
+        name
+        for name in solution
+        if name in shown or ("." in name and name.rpartition(".")[2] in lone_methods)
+    }
 
 
 def code_lines(source: str) -> list[str]:
@@ -118,7 +122,8 @@ def test_no_code_above_an_exercise_solves_it(chapters, exercise):
 def test_the_books_version_follows_its_exercise(chapters, exercise):
     _, below = exercise_html(chapters[exercise["chapter"]], exercise["id"])
     book = re.search(r'<details data-sg-book-for="([^"]+)" class="sg-book[ "]', below)
-    assert book and book.group(1) == exercise["id"], f"no book's version after {exercise['id']!r}"
+    assert book, f"no book's version after {exercise['id']!r}"
+    assert book.group(1) == exercise["id"]
 
 
 def test_the_solution_reader_finds_definitions_and_lines():
@@ -128,4 +133,5 @@ def test_the_solution_reader_finds_definitions_and_lines():
     excerpt = "    def __add__(self, other):\n        return self\n"
     assert clashes(definitions(solution), definitions(excerpt)) == {"Value.__add__"}
     lines = code_lines(solution)
-    assert len(lines) > 10 and set(lines) <= shown_lines([solution])
+    assert len(lines) > 10
+    assert set(lines) <= shown_lines([solution])

@@ -142,15 +142,23 @@ BOOK = '<details class="sg-book"><summary>The book\'s version</summary>…</deta
 def test_each_books_version_is_tied_to_the_exercise_above_it():
     page = SECTION.format("topological-order") + "<p>text</p>" + BOOK + SECTION.format("backward") + BOOK
     tied = exercises_hook.tie_book_versions(page, "automatic-backward.md")
-    assert re.findall(r'<details data-sg-book-for="([^"]+)" class="sg-book">', tied) == ["topological-order", "backward"]
-    assert tied.replace('data-sg-book-for="topological-order" ', "").replace('data-sg-book-for="backward" ', "") == page
+    assert re.findall(r'<details data-sg-book-for="([^"]+)" class="sg-book">', tied) == [
+        "topological-order",
+        "backward",
+    ]
+    assert (
+        tied.replace('data-sg-book-for="topological-order" ', "").replace('data-sg-book-for="backward" ', "")
+        == page
+    )
 
 
 def test_an_exercise_without_its_books_version_fails_the_build():
     with pytest.raises(PluginError, match="'slope' has no book's version"):
         exercises_hook.tie_book_versions(SECTION.format("slope") + "<p>the end</p>", "derivatives.md")
     with pytest.raises(PluginError, match="'topological-order' has no book's version"):
-        exercises_hook.tie_book_versions(SECTION.format("topological-order") + SECTION.format("backward") + BOOK, "x.md")
+        exercises_hook.tie_book_versions(
+            SECTION.format("topological-order") + SECTION.format("backward") + BOOK, "x.md"
+        )
 
 
 def test_a_books_version_with_no_exercise_above_it_fails_the_build():

@@ -23,7 +23,8 @@ export class BookVersions {
   constructor(root, books) {
     this.#books = books.map((details) => {
       const id = details.dataset.sgBookFor;
-      const book = { details, id, exercise: root.querySelector(`[data-sg-exercise="${CSS.escape(id)}"]`) };
+      const exercise = [...root.querySelectorAll("[data-sg-exercise]")].find((each) => each.dataset.sgExercise === id);
+      const book = { details, id, exercise };
       book.summary = details.querySelector(":scope > summary");
       book.summary.addEventListener("click", () => this.#requested(book));
       return book;
