@@ -12,6 +12,24 @@ so the page and the checks cannot drift apart. Before an exercise reaches a page
 its checks twice: the stub must fail and the reference solution must pass (else the strict build
 fails). Every exercise of the registry must be placed exactly once, in its own chapter.
 
+Below the exercise, the chapter shows the book's version of the piece in a collapsed deep dive of
+its own kind, which this hook ties to the exercise above it (``data-sg-book-for="<id>"``)::
+
+    ```exercise
+    backward
+    ```
+
+    ??? sg-book "The book's version"
+
+        ```python
+        --8<-- "src/scratchgrad/engine.py:backward"
+        ```
+
+Nothing above an exercise may solve it (tests/test_exercise_order.py reads the built pages), so a
+reader writes the piece before seeing ours. Every exercise must have its book's version before the
+next exercise, and a book's version must follow an exercise (else the strict build fails);
+web/page/book-version.js opens it once the reader's piece passes, or when the reader asks.
+
 The home page shows the reader's engine with a second fence, ```` ```exercise-progress``` ````
 (empty): every piece, in story order, with a link to its exercise.
 
@@ -34,6 +52,7 @@ from __future__ import annotations
 
 import functools
 import html
+import re
 from dataclasses import dataclass, field
 
 import markdown
@@ -43,6 +62,13 @@ from pymdownx.superfences import SuperFencesException
 from site_urls import link_between
 
 EXERCISE_FENCE = "exercise"
+BOOK_VERSION = "sg-book"
+"""The admonition kind (``??? sg-book "The book's version"``) of the book's version of a piece."""
+_SECTION_OR_BOOK = re.compile(
+    r'<section class="sg-exercise" id="exercise-(?P<exercise>[^"]+)"|<details (?=class="'
+    + BOOK_VERSION
+    + r'[ "])'
+)
 PROGRESS_FENCE = "exercise-progress"
 BUILD_TIME_LIMIT = 30.0
 """Seconds the build gives one stub or solution check (a generous bound: they take milliseconds)."""
@@ -243,9 +269,37 @@ def on_page_markdown(markdown_text, page, config, files):
     return markdown_text
 
 
+def tie_book_versions(html_text: str, page: str) -> str:
+    """Mark each book's version with the exercise it answers: the exercise just above it.
+
+    PluginError for an exercise with no book's version before the next one, and for a book's
+    version with no exercise of its own above it."""
+    pending: str | None = None
+    pieces: list[str] = []
+    end = 0
+    for match in _SECTION_OR_BOOK.finditer(html_text):
+        if match["exercise"]:
+            if pending:
+                raise PluginError(
+                    f"{page}: exercise {pending!r} has no book's version (??? {BOOK_VERSION}) after it"
+                )
+            pending = match["exercise"]
+            continue
+        if pending is None:
+            raise PluginError(
+                f"{page}: a book's version (??? {BOOK_VERSION}) with no exercise of its own above it"
+            )
+        pieces += [html_text[end : match.end()], f'data-sg-book-for="{html.escape(pending, quote=True)}" ']
+        end = match.end()
+        pending = None
+    if pending:
+        raise PluginError(f"{page}: exercise {pending!r} has no book's version (??? {BOOK_VERSION}) after it")
+    return "".join(pieces) + html_text[end:]
+
+
 def on_page_content(html_text, page, config, files):
     _state.page = None
-    return html_text
+    return tie_book_versions(html_text, page.file.src_uri)
 
 
 def on_env(env, config, files):

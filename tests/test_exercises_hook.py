@@ -49,7 +49,7 @@ def render(page: str, text: str) -> str:
     try:
         return converter().convert(text)
     finally:
-        exercises_hook.on_page_content("", None, None, None)
+        exercises_hook.on_page_content("", page_object, None, None)
 
 
 def fence(exercise_id: str) -> str:
@@ -131,3 +131,38 @@ def test_the_engine_summary_lists_every_piece_in_story_order_with_a_link() -> No
     first = EXERCISES[0]
     assert f'<a href="{first.chapter}/#exercise-{first.id}">' in shown
     assert f"<strong>0 of {len(EXERCISES)}</strong>" in shown
+
+
+# -- the book's version after each exercise ---------------------------------------------------------
+
+SECTION = '<section class="sg-exercise" id="exercise-{0}" data-sg-exercise="{0}">…</section>'
+BOOK = '<details class="sg-book"><summary>The book\'s version</summary>…</details>'
+
+
+def test_each_books_version_is_tied_to_the_exercise_above_it():
+    page = SECTION.format("topological-order") + "<p>text</p>" + BOOK + SECTION.format("backward") + BOOK
+    tied = exercises_hook.tie_book_versions(page, "automatic-backward.md")
+    assert re.findall(r'<details data-sg-book-for="([^"]+)" class="sg-book">', tied) == [
+        "topological-order",
+        "backward",
+    ]
+    assert (
+        tied.replace('data-sg-book-for="topological-order" ', "").replace('data-sg-book-for="backward" ', "")
+        == page
+    )
+
+
+def test_an_exercise_without_its_books_version_fails_the_build():
+    with pytest.raises(PluginError, match="'slope' has no book's version"):
+        exercises_hook.tie_book_versions(SECTION.format("slope") + "<p>the end</p>", "derivatives.md")
+    with pytest.raises(PluginError, match="'topological-order' has no book's version"):
+        exercises_hook.tie_book_versions(
+            SECTION.format("topological-order") + SECTION.format("backward") + BOOK, "x.md"
+        )
+
+
+def test_a_books_version_with_no_exercise_above_it_fails_the_build():
+    with pytest.raises(PluginError, match="no exercise of its own"):
+        exercises_hook.tie_book_versions(BOOK + SECTION.format("slope") + BOOK, "derivatives.md")
+    with pytest.raises(PluginError, match="no exercise of its own"):
+        exercises_hook.tie_book_versions(SECTION.format("slope") + BOOK + BOOK, "derivatives.md")

@@ -153,6 +153,40 @@ def test_hints_come_one_at_a_time_and_the_solution_after_a_check(context, site_u
     assert solution.locator("code").text_content().strip() == slope.solution.strip()
 
 
+def book_version(page, exercise_id: str):
+    return page.locator(f'details.sg-book[data-sg-book-for="{exercise_id}"]')
+
+
+def test_the_books_version_waits_below_the_exercise_and_opens_when_the_readers_piece_passes(
+    context, site_url
+):
+    page = open_exercise(context, site_url, "slope")
+    book = book_version(page, "slope")
+    assert book.evaluate(
+        "(details, section) => section.compareDocumentPosition(details) & 4",
+        exercise(page, "slope").element_handle(),
+    )
+    assert not book.evaluate("details => details.open")
+    assert book.locator("summary").text_content() == "Show the book's version"
+    press_check(page, "slope")  # the stub fails: the book's version stays closed
+    assert not book.evaluate("details => details.open")
+    type_code(page, "slope", SLOPE_BY_A_READER)
+    assert press_check(page, "slope")["verdict"] == "pass"
+    page.wait_for_function("() => document.querySelector('details.sg-book[data-sg-book-for=slope]').open")
+    assert "nudged_slope" in book.text_content()
+    assert book.locator("summary").text_content().startswith("The book's version")
+
+
+def test_asking_for_the_books_version_before_passing_is_counted(context, site_url):
+    page = open_exercise(context, site_url, "value-graph")
+    book = book_version(page, "value-graph")
+    book.locator("summary").click()
+    assert book.evaluate("details => details.open")
+    assert exercise(page, "value-graph").get_attribute("data-sg-book-requests") == "1"
+    assert "--8<--" not in book.text_content()
+    assert "def __add__" in book.text_content()
+
+
 def test_reset_code_puts_the_stub_back(context, site_url):
     page = open_exercise(context, site_url, "slope")
     type_code(page, "slope", SLOPE_BY_A_READER)

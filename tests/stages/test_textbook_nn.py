@@ -34,7 +34,7 @@ def test_layers_and_networks_have_the_textbook_shapes():
 
 @pytest.mark.parametrize("seed", [0, 1, 7])
 def test_the_same_seed_gives_the_packages_network_output_and_gradients(seed):
-    story, package = MLP(3, [4, 4, 1], seed=seed), scratchgrad.MLP(3, [4, 4, 1], rng=seed)
+    story, package = MLP(3, [4, 4, 1], rng=seed), scratchgrad.MLP(3, [4, 4, 1], rng=seed)
     assert [p.data for p in story.parameters()] == [p.data for p in package.parameters()]
     xs, ys = four_points()
     losses = []

@@ -2,6 +2,7 @@
 //
 // Created for every page Material's instant navigation shows; dispose() when the reader leaves.
 
+import { BookVersions } from "./book-version.js";
 import { ExerciseBlock } from "./exercise-block.js";
 import { WORK_CHANGED } from "./exercise-work.js";
 import { chapterProgress, engineProgress } from "./progress.js";
@@ -18,11 +19,13 @@ export class ExercisePage {
 
   #runtime;
   #views = [];
+  #books;
   #onChange = () => this.refresh();
 
   constructor(root, elements, engine, { runtime, graphs }) {
     this.#runtime = runtime;
     this.blocks = elements.map((element) => new ExerciseBlock(element, { runtime, graphs }));
+    this.#books = BookVersions.enhance(root);
     if (this.blocks.length) {
       this.#views.push(
         chapterProgress(
@@ -42,6 +45,7 @@ export class ExercisePage {
   /** Redraw every progress view (the reader's work changed here or in another tab). */
   refresh() {
     for (const block of this.blocks) block.refresh();
+    this.#books?.update();
     for (const view of this.#views) view.update();
   }
 

@@ -61,12 +61,15 @@ class Layer:
 
 # --8<-- [start:mlp]
 class MLP:
-    """Layers in a row: ``MLP(3, [4, 4, 1], seed=0)`` maps 3 inputs through 4, 4, then 1 neuron."""
+    """Layers in a row: ``MLP(3, [4, 4, 1], rng=0)`` maps 3 inputs through 4, 4, then 1 neuron.
 
-    def __init__(self, nin: int, nouts: list[int], seed: int = 0) -> None:
-        rng = random.Random(seed)
+    ``rng`` seeds the one generator that draws every weight, as ``rng=`` does in `scratchgrad.nn`.
+    """
+
+    def __init__(self, nin: int, nouts: list[int], rng: int = 0) -> None:
+        generator = random.Random(rng)
         sizes = [nin, *nouts]
-        self.layers = [Layer(sizes[i], sizes[i + 1], rng) for i in range(len(nouts))]
+        self.layers = [Layer(sizes[i], sizes[i + 1], generator) for i in range(len(nouts))]
 
     def __call__(self, x: list) -> Value | list[Value]:
         for layer in self.layers:

@@ -1,0 +1,60 @@
+// The book's version after an exercise (web/page/book-version.js): closed until the reader's piece
+// passes, one click away before that, and a click before passing is counted on the exercise.
+
+import assert from "node:assert/strict";
+import { beforeEach, describe, test } from "node:test";
+import { JSDOM } from "jsdom";
+import { BookVersions } from "../../../web/page/book-version.js";
+
+const PAGE = `
+  <section class="sg-exercise" data-sg-exercise="slope"></section>
+  <details data-sg-book-for="slope" class="sg-book"><summary>The book's version</summary><p>ours</p></details>`;
+
+let window;
+beforeEach(() => {
+  ({ window } = new JSDOM(`<!doctype html><body>${PAGE}</body>`, { url: "https://scratchgrad.test/" }));
+  globalThis.window = window;
+  globalThis.document = window.document;
+  globalThis.localStorage = window.localStorage;
+});
+
+const passed = (code) =>
+  localStorage.setItem("scratchgrad:exercise:slope", JSON.stringify({ code, stub: "", checked: true, passed: code }));
+
+describe("BookVersions", () => {
+  test("is null on a page without a book's version", () => {
+    document.body.replaceChildren();
+    assert.equal(BookVersions.enhance(document), null);
+  });
+
+  test("stays closed and asks to be opened until the reader's piece passes, then opens once", () => {
+    const books = BookVersions.enhance(document);
+    const details = document.querySelector("details.sg-book");
+    assert.equal(details.open, false);
+    assert.equal(details.querySelector("summary").textContent, "Show the book's version");
+    passed("def slope(f, x, h=1e-6): ...");
+    books.update();
+    assert.equal(details.open, true);
+    assert.match(details.querySelector("summary").textContent, /compare it with yours/);
+    details.open = false; // the reader closes it: a later update leaves it closed
+    books.update();
+    assert.equal(details.open, false);
+  });
+
+  test("opens at once for a piece that passed on an earlier visit", () => {
+    passed("def slope(f, x, h=1e-6): ...");
+    BookVersions.enhance(document);
+    assert.equal(document.querySelector("details.sg-book").open, true);
+  });
+
+  test("counts a request made before the piece passes on the exercise, not one that closes it", () => {
+    BookVersions.enhance(document);
+    const summary = document.querySelector("details.sg-book > summary");
+    const exercise = document.querySelector("[data-sg-exercise=slope]");
+    summary.dispatchEvent(new window.MouseEvent("click", { bubbles: true }));
+    assert.equal(exercise.dataset.sgBookRequests, "1");
+    document.querySelector("details.sg-book").open = true;
+    summary.dispatchEvent(new window.MouseEvent("click", { bubbles: true }));
+    assert.equal(exercise.dataset.sgBookRequests, "1");
+  });
+});

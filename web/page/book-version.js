@@ -1,0 +1,53 @@
+// The book's version of a piece: the chapter's own code, in a collapsed block after its exercise.
+//
+// The build ties each <details class="sg-book"> to the exercise above it (hooks/exercises.py:
+// data-sg-book-for). Closed, it is one click away for a reader who skips the exercise; it opens by
+// itself once the reader's piece passes, so the page shows theirs first and ours second. Opening it
+// before passing is a request, counted on the exercise as "Show solution" is, in a data attribute
+// (data-sg-book-requests) that tests and the reader's own tools can read.
+
+import { loadWork } from "./exercise-work.js";
+
+const ASK = "Show the book's version";
+const COMPARE = "The book's version: compare it with yours";
+
+export class BookVersions {
+  /** The book's versions in `root`, tied to their exercises; null when the page has none. */
+  static enhance(root) {
+    const books = [...root.querySelectorAll("details.sg-book[data-sg-book-for]")];
+    return books.length ? new BookVersions(root, books) : null;
+  }
+
+  #books;
+
+  constructor(root, books) {
+    this.#books = books.map((details) => {
+      const id = details.dataset.sgBookFor;
+      const exercise = [...root.querySelectorAll("[data-sg-exercise]")].find((each) => each.dataset.sgExercise === id);
+      const book = { details, id, exercise };
+      book.summary = details.querySelector(":scope > summary");
+      book.summary.addEventListener("click", () => this.#requested(book));
+      return book;
+    });
+    this.update();
+  }
+
+  /** Open the book's version of every piece that passes (once: the reader may close it again). */
+  update() {
+    for (const book of this.#books) {
+      const passed = Boolean(loadWork(book.id)?.passed);
+      book.summary.textContent = passed ? COMPARE : ASK;
+      book.details.dataset.sgBook = passed ? "passed" : "waiting";
+      if (passed && !book.opened) {
+        book.opened = true;
+        book.details.open = true;
+      }
+    }
+  }
+
+  #requested(book) {
+    if (book.details.open || book.details.dataset.sgBook === "passed" || !book.exercise) return;
+    const requests = Number(book.exercise.dataset.sgBookRequests ?? 0) + 1;
+    book.exercise.dataset.sgBookRequests = String(requests);
+  }
+}
