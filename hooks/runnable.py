@@ -14,7 +14,8 @@ into an editor), built by `format_block` and `render_block`::
 
     <div class="sg-runnable" id="sg-run-3" data-sg-page="chain-rule" data-sg-block="3"
          data-sg-code="(the exact source, HTML-escaped)" [data-sg-expect="RecursionError"]
-         [data-sg-hidden] [data-sg-browser="no"]>
+         [data-sg-hidden] [data-sg-browser="no"] [data-sg-engine="(JSON: the reader's pieces it can
+         run on, scratchgrad.page.reader_engine.describe)"]>
       <div class="sg-source">(Material's highlighted code block, or empty for `hide`)</div>
       <div class="sg-result" data-sg-origin="build">
         [<pre class="sg-output">printed text[<span class="sg-error">Type: message</span>]</pre>]
@@ -52,7 +53,7 @@ from fresh_package import forget_scratchgrad
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 
-from scratchgrad.page import blocks, break_it
+from scratchgrad.page import blocks, break_it, reader_engine
 
 OPTIONS = (
     "run", "expect", "graph", "figure", "curve", "title", "hide", "browser", "output", "break", "slider",
@@ -222,6 +223,9 @@ def render_block(
             raise PluginError(f"{where}: break= names none of {known}")
         attributes.append(f'data-sg-break="{html.escape(options["break"])}"')
         attributes.append(f'data-sg-break-label="{html.escape(bug.label)}"')
+    if reader_engine.uses_reader_engine(session.page, source):  # "Run with: my engine" reaches it
+        pieces = json.dumps(reader_engine.describe(session.page, [source]))
+        attributes.append(f'data-sg-engine="{html.escape(pieces, quote=True)}"')
     if "slider" in options:
         spec = slider_attribute(options["slider"], source, where)
         attributes.append(f'data-sg-slider="{html.escape(spec, quote=True)}"')

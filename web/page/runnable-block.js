@@ -50,9 +50,12 @@ export class RunnableBlock {
   /**
    * @param {HTMLElement} element the div.sg-runnable
    * @param {{runtime, graphs, onRun: Function, onRunFromTop: Function, beforeBugRun: Function,
-   *   onRunWithAbove: Function}} services
+   *   onRunWithAbove: Function, runOptions: Function}} services (runOptions: what every run adds,
+   *   e.g. the reader's engine: ./engine-choice.js)
    */
-  constructor(element, { runtime, graphs, onRun, onRunFromTop, definedAbove, beforeBugRun, onRunWithAbove }) {
+  constructor(element, services) {
+    const { runtime, graphs, onRun, onRunFromTop, definedAbove, beforeBugRun, onRunWithAbove } = services;
+    this.#runOptions = services.runOptions ?? (() => ({}));
     this.element = element;
     this.page = element.dataset.sgPage;
     this.index = Number(element.dataset.sgBlock);
@@ -84,6 +87,7 @@ export class RunnableBlock {
   }
 
   #runtime;
+  #runOptions;
   #graphs;
   #onRunFromTop;
   #definedAbove;
@@ -112,6 +116,7 @@ export class RunnableBlock {
     this.#output.begin();
     this.#setState("queued");
     const result = await this.#runtime.run(this.code, {
+      ...this.#runOptions(),
       namespace: this.page,
       filename: this.filename,
       graphs: this.graphExpressions,
@@ -309,6 +314,7 @@ export class RunnableBlock {
     area.append(heading);
     const drawings = [];
     const result = await this.#runtime.run(this.code, {
+      ...this.#runOptions(),
       namespace: this.page,
       filename: this.filename,
       graphs: this.graphExpressions,

@@ -68,7 +68,9 @@ function namespaceFor(name) {
   return namespaces.get(name);
 }
 
-function run({ id, code, filename, namespace, graphs = [], curves = [], bug }) {
+// `yours` (the reader's passing exercise code, JSON) asks for "Run with: my engine": their pieces
+// stand in for the story's stages while the block runs (scratchgrad.page.reader_engine).
+function run({ id, code, filename, namespace, graphs = [], curves = [], bug, yours }) {
   if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0); // a Stop that came too late
   currentRunId = id;
   const graphList = pyodide.toPy(graphs);
@@ -76,7 +78,10 @@ function run({ id, code, filename, namespace, graphs = [], curves = [], bug }) {
   try {
     output.startRun();
     // undefined, not null, becomes None (Pyodide turns null into jsnull): no bug switched on.
-    const outcome = runner.run_block(
+    const engine = yours
+      ? pyodide.pyimport("scratchgrad.page.reader_engine").ReaderEngine.load(namespace, yours, bug ?? undefined)
+      : undefined;
+    const outcome = runner.run_block.callKwargs(
       code,
       filename,
       namespaceFor(namespace),
@@ -84,7 +89,9 @@ function run({ id, code, filename, namespace, graphs = [], curves = [], bug }) {
       false,
       bug ?? undefined,
       curveList,
+      { engine },
     );
+    engine?.destroy();
     output.flush();
     try {
       return JSON.parse(outcome.to_json());

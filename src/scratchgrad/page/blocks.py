@@ -238,6 +238,7 @@ def run_block(
     capture: bool = False,
     bug: str | None = None,
     curves: Sequence[str] = (),
+    engine: Any = None,
 ) -> Outcome:
     """Run one block in `namespace` and say what it did.
 
@@ -252,6 +253,8 @@ def run_block(
     With `bug` (a name of `scratchgrad.page.break_it.BUGS`: a break-it switch), the block runs with that bug
     switched into the package, in a copy of `namespace` and with `random`'s state put back after:
     neither what it defines nor the random numbers it draws reach the blocks below.
+    With `engine` (a `scratchgrad.page.reader_engine.ReaderEngine`: "Run with: my engine"), the
+    reader's own pieces stand in for the story's stages while the block runs.
     """
     global _collected
     linecache.cache[filename] = (len(code), None, code.splitlines(keepends=True), filename)
@@ -260,7 +263,12 @@ def run_block(
     raised = None
     _collected = drawings
     try:
-        with _recursion_limit(RECURSION_LIMIT), _printing_into(printed if capture else None), _bug(bug):
+        with (
+            _recursion_limit(RECURSION_LIMIT),
+            _printing_into(printed if capture else None),
+            _bug(bug),
+            _yours(engine),
+        ):
             if bug is not None:
                 namespace = dict(namespace)
             exec(compile(code, filename, "exec"), namespace)
@@ -291,6 +299,11 @@ def _bug(name: str | None) -> Iterator[None]:
             yield
     finally:
         random.setstate(drawn_so_far)
+
+
+def _yours(engine: Any) -> contextlib.AbstractContextManager:
+    """The reader's engine standing in for the story's stages (after a bug's switch: theirs wins)."""
+    return contextlib.nullcontext() if engine is None else engine.standing_in()
 
 
 @contextlib.contextmanager
