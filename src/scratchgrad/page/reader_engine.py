@@ -85,12 +85,14 @@ class Stage:
         module: the stage's module, as a block imports it.
         names: the stage's name → the name in the reader's engine that stands in for it.
         pieces: the exercises whose pieces make those names, in the order of the story.
+        starts: the piece that makes the reader's engine this stage: from its chapter on, it stands in.
         bug: a break-it bug (`scratchgrad.page.break_it.BUGS`) always written into this stand-in.
     """
 
     module: str
     names: Mapping[str, str]
     pieces: tuple[str, ...]
+    starts: str
     bug: str | None = None
 
 
@@ -105,27 +107,34 @@ _CLOSURE_PIECES = (
     "composed-ops",
 )
 STAGES: tuple[Stage, ...] = (
-    Stage("scratchgrad.stages.graph_only", {"Value": "Value"}, ("value-graph",)),
+    Stage("scratchgrad.stages.graph_only", {"Value": "Value"}, ("value-graph",), starts="value-graph"),
     Stage(
         "scratchgrad.stages.closures",
         {"Value": "Value", "topological_order_recursive": "topological_order"},
         _CLOSURE_PIECES,
+        starts="local-derivatives",
     ),
-    Stage("scratchgrad.stages.overwrite_bug", {"Value": "Value"}, _CLOSURE_PIECES, bug="overwrite"),
+    Stage(
+        "scratchgrad.stages.overwrite_bug",
+        {"Value": "Value"},
+        _CLOSURE_PIECES,
+        starts="local-derivatives",
+        bug="overwrite",
+    ),
 )
 
 
 def pieces_on(page: str, stage: Stage) -> list[Exercise]:
     """The exercises whose pieces stand in for `stage` on `page` (a chapter), in the order of the story.
 
-    Empty when the page is not a chapter of the story, or comes before the stage's first piece.
+    Empty when the page is not a chapter of the story, or comes before the chapter of `stage.starts`.
     """
     if page not in CHAPTERS:
         return []
     here = CHAPTERS.index(page)
-    pieces = [by_id(piece) for piece in stage.pieces]
-    if CHAPTERS.index(pieces[0].chapter) > here:
+    if CHAPTERS.index(by_id(stage.starts).chapter) > here:
         return []
+    pieces = [by_id(piece) for piece in stage.pieces]
     return [piece for piece in pieces if piece.id not in FIXES or CHAPTERS.index(piece.chapter) < here]
 
 
