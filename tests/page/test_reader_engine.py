@@ -6,7 +6,7 @@ import pytest
 
 from docs_pages import page_fences
 from scratchgrad.exercises.registry import EXERCISES
-from scratchgrad.page import blocks
+from scratchgrad.page import blocks, reader_engine
 from scratchgrad.page.reader_engine import STAGES, ReaderEngine, describe, pieces_on, uses_reader_engine
 from scratchgrad.stages import closures, graph_only, overwrite_bug
 
@@ -116,14 +116,24 @@ def test_a_page_gets_one_class_so_values_of_two_blocks_work_together():
     assert ReaderEngine.load("chain-rule", SOLUTIONS) is not first
 
 
-def test_a_piece_that_raises_when_loaded_is_replaced_by_the_books_and_named(capsys):
+def test_a_piece_that_raises_when_loaded_is_replaced_by_the_books_and_named_in_the_output():
     broken = {**SOLUTIONS, "backward": "raise RuntimeError('half written')"}
-    assert run(REUSED, "automatic-backward", broken).printed == "-2.0\n"
-    assert "your “backward()” raised RuntimeError when loaded: the book's is used" in capsys.readouterr().err
+    printed = run(REUSED, "automatic-backward", broken).printed
+    assert printed == "(your “backward()” raised RuntimeError when loaded: the book's is used)\n-2.0\n"
+
+
+def test_a_piece_that_never_ends_loading_stops_as_the_blocks_error(monkeypatch):
+    monkeypatch.setattr(reader_engine, "LOAD_TIME_LIMIT", 0.2)
+    endless = {**SOLUTIONS, "topological-order": "while True:\n    pass\n"}
+    engine = ReaderEngine("automatic-backward", endless)
+    outcome = blocks.run_block(REUSED, "<b>", blocks.new_namespace(), capture=True, engine=engine)
+    assert outcome.raised.names[0] == "TimeLimitExceeded"
+    assert closures.Value.__module__ == "scratchgrad.stages.closures"
 
 
 def test_a_piece_not_passed_is_the_books():
     engine = ReaderEngine.load("automatic-backward", {"value-graph": SOLUTIONS["value-graph"]})
+    assert engine.stand_ins
     sources = {use.exercise: use.source for use in engine.uses}
     assert sources["value-graph"] == "yours"
     assert sources["backward"] == "reference"

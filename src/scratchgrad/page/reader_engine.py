@@ -187,42 +187,22 @@ _BUILT: dict[tuple[str, str, str | None], ReaderEngine] = {}
 class ReaderEngine:
     """The reader's engine for the blocks of one page: what stands in for each stage there.
 
-    Built once per page, set of passed pieces and bug (`load` keeps it), so that every block of the
-    page gets the *same* class: a Value made in one block works with the next block's.
+    Kept once per page, set of passed pieces and bug (`load`), so that every block of the page gets
+    the *same* class: a Value made in one block works with the next block's. It is built the first
+    time a block runs on it, inside that run: a piece that loops forever when loaded is stopped
+    like the block, and reported as the block's error.
     """
 
     def __init__(self, page: str, passed: Mapping[str, str], bug: str | None = None) -> None:
         self.page = page
-        self.stand_ins: list[tuple[Stage, dict[str, Any]]] = []
+        self.bug = bug
+        self.passed = {id_: code for id_, code in passed.items() if isinstance(code, str)}
+        self._stand_ins: list[tuple[Stage, dict[str, Any]]] | None = None
         self.uses: list[PieceUse] = []
-        for stage in STAGES:
-            pieces = pieces_on(page, stage)
-            if not pieces:
-                continue
-            bugs = [break_it.BUGS[name] for name in (stage.bug, bug) if name and break_it.BUGS[name].rewrites]
-            yours = {piece.id: passed[piece.id] for piece in pieces if isinstance(passed.get(piece.id), str)}
-            namespace = _fresh_namespace()
-            uses = load_pieces(pieces, yours, namespace, Sandbox(LOAD_TIME_LIMIT))
-            if (
-                bugs
-            ):  # every rule gets the bug, the book's pieces' too: = everywhere, as a reader would write it
-                sources = {
-                    use.exercise: yours[use.exercise]
-                    if use.source == "yours"
-                    else by_id(use.exercise).solution
-                    for use in uses
-                }
-                for each in bugs:
-                    sources = {exercise: each.rewrite(code) for exercise, code in sources.items()}
-                namespace = _fresh_namespace()
-                load_pieces(pieces, sources, namespace, Sandbox(LOAD_TIME_LIMIT))
-            self.stand_ins.append((stage, namespace))
-            if stage.bug is None:
-                self.uses.extend(use for use in uses if use not in self.uses)
 
     @classmethod
     def load(cls, page: str, passed: Mapping[str, str] | str, bug: str | None = None) -> ReaderEngine:
-        """The engine of `page` from `passed` (exercise id → passing code, or that as JSON), built once.
+        """The engine of `page` from `passed` (exercise id → passing code, or that as JSON), kept.
 
         `bug`: a break-it switch's bug, written into the reader's code when it can be
         (`scratchgrad.page.break_it.Bug.rewrites`).
@@ -231,11 +211,36 @@ class ReaderEngine:
             passed = json.loads(passed)
         key = (page, json.dumps(dict(passed), sort_keys=True), bug)
         if key not in _BUILT:
-            if len(_BUILT) >= 8:  # a page's few variants; an old one is rebuilt if needed
+            if len(_BUILT) >= 8:  # a page's few variants; an old one is built again if needed
                 _BUILT.clear()
             _BUILT[key] = cls(page, passed, bug)
-            _BUILT[key]._say_which_pieces()
         return _BUILT[key]
+
+    @property
+    def stand_ins(self) -> list[tuple[Stage, dict[str, Any]]]:
+        """(stage, the namespace of the reader's engine that stands in for it) for each stage of the page."""
+        if self._stand_ins is None:
+            self._stand_ins = [(stage, self._build(stage)) for stage in STAGES if pieces_on(self.page, stage)]
+            self._say_which_pieces()
+        return self._stand_ins
+
+    def _build(self, stage: Stage) -> dict[str, Any]:
+        pieces = pieces_on(self.page, stage)
+        yours = {piece.id: self.passed[piece.id] for piece in pieces if piece.id in self.passed}
+        namespace = _fresh_namespace()
+        uses = load_pieces(pieces, yours, namespace, Sandbox(LOAD_TIME_LIMIT))
+        bugs = [
+            break_it.BUGS[name] for name in (stage.bug, self.bug) if name and break_it.BUGS[name].rewrites
+        ]
+        if bugs:  # every rule gets the bug, the book's pieces' too: = everywhere, as a reader would write it
+            sources = {use.exercise: yours.get(use.exercise, by_id(use.exercise).solution) for use in uses}
+            for each in bugs:
+                sources = {exercise: each.rewrite(code) for exercise, code in sources.items()}
+            namespace = _fresh_namespace()
+            load_pieces(pieces, sources, namespace, Sandbox(LOAD_TIME_LIMIT))
+        if stage.bug is None:
+            self.uses.extend(use for use in uses if use not in self.uses)
+        return namespace
 
     def _say_which_pieces(self) -> None:
         """Tell the reader, once, which of their pieces raised when loaded (the book's stood in)."""
