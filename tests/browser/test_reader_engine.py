@@ -91,7 +91,8 @@ def test_the_books_engine_is_the_default_and_changes_nothing(chain_rule):
 def test_a_wrong_engine_prints_its_own_numbers_and_the_wrong_nodes_are_marked(chain_rule):
     choose(chain_rule, "my engine")
     line = chain_rule.locator(".sg-engine-choice__pieces").inner_text()
-    assert "your Value (“Backward rules for +, * and tanh”)" in line
+    assert "your pieces: “A Value that remembers how it was made”, " in line
+    assert "“Backward rules for +, * and tanh”" in line
     assert "Not passed yet" not in line
     assert (
         "The next runs use your engine." in chain_rule.locator(".sg-engine-choice [role=status]").inner_text()
@@ -106,8 +107,12 @@ def test_a_wrong_engine_prints_its_own_numbers_and_the_wrong_nodes_are_marked(ch
     for width, scheme in ((1280, "default"), (1280, "slate"), (390, "default")):
         chain_rule.set_viewport_size({"width": width, "height": 1100})
         chain_rule.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
-        block(chain_rule, NEURON).scroll_into_view_if_needed()
-        chain_rule.screenshot(path=str(ARTIFACTS / f"reader-engine-wrong-{width}-{scheme}.png"))
+        chain_rule.locator(".sg-page-bar").screenshot(
+            path=str(ARTIFACTS / f"reader-engine-choice-{width}-{scheme}.png")
+        )
+        block(chain_rule, NEURON).screenshot(
+            path=str(ARTIFACTS / f"reader-engine-wrong-{width}-{scheme}.png")
+        )
     chain_rule.set_viewport_size({"width": 1280, "height": 900})
     chain_rule.evaluate("document.body.setAttribute('data-md-color-scheme', 'default')")
 
@@ -125,9 +130,9 @@ def test_the_choice_is_kept_for_the_next_page_with_pieces_not_passed_named(accum
     seed(accumulating, {"local-derivatives": NATURAL["local-derivatives"]})
     assert accumulating.get_by_role("radio", name="my engine").is_checked()
     line = accumulating.locator(".sg-engine-choice__pieces").inner_text()
-    assert "your Value (“Backward rules for +, * and tanh”)" in line
-    assert "Not passed yet, so the book's: " in line
-    assert "Value.backward (“backward()”)" in line.split("Not passed yet")[1]
+    yours, books = line.split("Not passed yet, so the book's: ")
+    assert yours.endswith("run on your pieces: “Backward rules for +, * and tanh”. ")
+    assert "“backward()”" in books
 
 
 def test_the_readers_natural_rules_lose_a_share_on_a_reused_node(accumulating):

@@ -68,12 +68,7 @@ def test_blocks_that_import_a_stage_with_a_stand_in_can_run_on_the_readers_engin
 def test_the_page_is_told_each_piece_in_the_order_of_the_story():
     told = describe("automatic-backward", ["from scratchgrad.stages.closures import Value"])
     assert [piece["id"] for piece in told] == ids("automatic-backward", CLOSURES)
-    assert told[4] == {
-        "id": "backward",
-        "title": "backward()",
-        "chapter": "automatic-backward",
-        "provides": "Value.backward",
-    }
+    assert told[4] == {"id": "backward", "title": "backward()", "chapter": "automatic-backward"}
 
 
 def test_a_readers_natural_rules_lose_a_share_on_a_reused_value():

@@ -30,7 +30,7 @@ function saveChoice(choice) {
   }
 }
 
-/** The pieces (id, title, chapter, provides) the `elements`' blocks use, each once, in page order. */
+/** The pieces (id, title, chapter) the `elements`' blocks use, each once, in page order. */
 export function piecesOf(elements) {
   const pieces = new Map();
   for (const element of elements) {
@@ -44,11 +44,11 @@ export function describePieces(pieces, passed, choice) {
   if (choice === BOOK) return "The blocks that use the story's Value run on the book's engine.";
   const yours = pieces.filter((piece) => passed.has(piece.id));
   const book = pieces.filter((piece) => !passed.has(piece.id));
-  const names = (list) => list.map((piece) => `${piece.provides} (“${piece.title}”)`).join("; ");
+  const titles = (list) => list.map((piece) => `“${piece.title}”`).join(", ");
   let text = yours.length
-    ? `The blocks that use the story's Value run on your ${names(yours)}.`
+    ? `The blocks that use the story's Value run on your pieces: ${titles(yours)}.`
     : "You have passed none of the pieces these blocks use yet: they run on the book's.";
-  if (yours.length && book.length) text += ` Not passed yet, so the book's: ${names(book)}.`;
+  if (yours.length && book.length) text += ` Not passed yet, so the book's: ${titles(book)}.`;
   return text;
 }
 

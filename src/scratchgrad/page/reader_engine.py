@@ -159,19 +159,14 @@ def _stages_in(code: str) -> list[Stage]:
 
 def describe(page: str, codes: list[str]) -> list[dict[str, str]]:
     """The pieces the page's blocks (`codes`) run on with "my engine", for the page's control (JSON-ready):
-    one ``{"id", "title", "chapter", "provides"}`` per exercise, in the order of the story."""
+    one ``{"id", "title", "chapter"}`` per exercise, in the order of the story."""
     wanted: dict[str, Exercise] = {}
     for code in codes:
         for stage in _stages_in(code):
             for piece in pieces_on(page, stage):
                 wanted[piece.id] = piece
     return [
-        {
-            "id": piece.id,
-            "title": piece.title,
-            "chapter": piece.chapter,
-            "provides": ", ".join(piece.provides),
-        }
+        {"id": piece.id, "title": piece.title, "chapter": piece.chapter}
         for piece in EXERCISES
         if piece.id in wanted
     ]

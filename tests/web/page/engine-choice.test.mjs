@@ -6,8 +6,8 @@ import { JSDOM } from "jsdom";
 import { BOOK, EngineChoice, MINE, describePieces, loadChoice, piecesOf } from "../../../web/page/engine-choice.js";
 
 const PIECES = [
-  { id: "value-graph", title: "A Value that remembers how it was made", chapter: "value-object", provides: "Value" },
-  { id: "backward", title: "backward()", chapter: "automatic-backward", provides: "Value.backward" },
+  { id: "value-graph", title: "A Value that remembers how it was made", chapter: "value-object" },
+  { id: "backward", title: "backward()", chapter: "automatic-backward" },
 ];
 
 /** A page with storage (jsdom keeps localStorage only for a real origin). */
@@ -38,8 +38,8 @@ describe("piecesOf", () => {
 describe("describePieces", () => {
   test("names the reader's pieces and the book's that stand in for those not passed", () => {
     const text = describePieces(PIECES, new Set(["value-graph"]), MINE);
-    assert.match(text, /run on your Value \(“A Value that remembers how it was made”\)\./);
-    assert.match(text, /Not passed yet, so the book's: Value\.backward \(“backward\(\)”\)\./);
+    assert.match(text, /run on your pieces: “A Value that remembers how it was made”\./);
+    assert.match(text, /Not passed yet, so the book's: “backward\(\)”\./);
   });
 
   test("says so when none is passed, and says nothing of the reader's with the book's engine", () => {
