@@ -78,9 +78,7 @@ function run({ id, code, filename, namespace, graphs = [], curves = [], bug, you
   try {
     output.startRun();
     // undefined, not null, becomes None (Pyodide turns null into jsnull): no bug switched on.
-    const engine = yours
-      ? pyodide.pyimport("scratchgrad.page.reader_engine").ReaderEngine.load(namespace, yours, bug ?? undefined)
-      : undefined;
+    const engine = yours ? readerEngine(namespace, yours, bug) : undefined;
     const outcome = runner.run_block.callKwargs(
       code,
       filename,
@@ -106,6 +104,16 @@ function run({ id, code, filename, namespace, graphs = [], curves = [], bug, you
     graphList.destroy();
     curveList.destroy();
     currentRunId = null;
+  }
+}
+
+/** The reader's engine for the blocks of `page`, kept by Python across runs (one class per page). */
+function readerEngine(page, yours, bug) {
+  const module = pyodide.pyimport("scratchgrad.page.reader_engine"); // afresh after a Restart
+  try {
+    return module.ReaderEngine.load(page, yours, bug ?? undefined);
+  } finally {
+    module.destroy();
   }
 }
 
