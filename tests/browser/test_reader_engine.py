@@ -97,6 +97,7 @@ def test_a_wrong_engine_prints_its_own_numbers_and_the_wrong_nodes_are_marked(ch
     assert (
         "The next runs use your engine." in chain_rule.locator(".sg-engine-choice [role=status]").inner_text()
     )
+    assert "sg-runnable--yours" in block(chain_rule, NEURON).get_attribute("class")
     ran = run_from_top(chain_rule, NEURON)
     # do/dx1 = w1·(1 − o²) = −1.5 with the product's rule right; the swapped rule gives x1 its own value
     assert "do/dx1 = -1.5000" not in ran["printed"]
@@ -144,7 +145,7 @@ def test_the_readers_natural_rules_lose_a_share_on_a_reused_node(accumulating):
     label = (
         block(accumulating, REUSED).locator('g.node[data-sg-node="a"] .sg-check-label').first.text_content()
     )
-    assert label == "✗ expected -2, got -3"
+    assert label == "✗ expected −2.0, got −3.0"
 
 
 def test_an_engine_that_adds_sees_what_equals_would_do_to_it(accumulating):

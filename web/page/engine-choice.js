@@ -55,18 +55,21 @@ export function describePieces(pieces, passed, choice) {
 export class EngineChoice {
   /** The control for the blocks among `elements` that can run on the reader's engine; null if none can. */
   static create(elements) {
-    const pieces = piecesOf(elements.filter((element) => element.dataset.sgEngine));
-    return pieces.length ? new EngineChoice(pieces) : null;
+    const blocks = elements.filter((element) => element.dataset.sgEngine);
+    const pieces = piecesOf(blocks);
+    return pieces.length ? new EngineChoice(pieces, blocks) : null;
   }
 
   #pieces;
+  #blocks;
   #choice = loadChoice();
   #line;
   #announcer;
   #onWork = () => this.#describe();
 
-  constructor(pieces) {
+  constructor(pieces, blocks = []) {
     this.#pieces = pieces;
+    this.#blocks = blocks;
     this.element = document.createElement("fieldset");
     this.element.className = "sg-engine-choice";
     const legend = document.createElement("legend");
@@ -88,8 +91,7 @@ export class EngineChoice {
     this.#announcer = Object.assign(document.createElement("span"), { className: "sg-visually-hidden" });
     this.#announcer.setAttribute("role", "status");
     this.element.append(this.#line, this.#announcer);
-    this.element.dataset.sgChoice = this.#choice;
-    this.#describe();
+    this.#show();
     window.addEventListener(WORK_CHANGED, this.#onWork);
     window.addEventListener("storage", this.#onWork);
   }
@@ -108,10 +110,16 @@ export class EngineChoice {
   #choose(choice) {
     this.#choice = choice;
     saveChoice(choice);
-    this.element.dataset.sgChoice = choice;
-    this.#describe();
+    this.#show();
     const whose = choice === MINE ? "your engine" : "the book's engine";
     this.#announcer.textContent = `The next runs use ${whose}. ${this.#line.textContent} “Run from top” reruns the page on it.`;
+  }
+
+  /** The choice on the control, and on each block it reaches (the page marks them: runner.css). */
+  #show() {
+    this.element.dataset.sgChoice = this.#choice;
+    for (const block of this.#blocks) block.classList.toggle("sg-runnable--yours", this.#choice === MINE);
+    this.#describe();
   }
 
   #describe() {

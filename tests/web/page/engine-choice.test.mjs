@@ -64,7 +64,9 @@ describe("EngineChoice", () => {
     const passed = (code) => JSON.stringify({ code, stub: "", checked: true, passed: code });
     localStorage.setItem("scratchgrad:exercise:backward", passed("class Value(Value): ..."));
     localStorage.setItem("scratchgrad:exercise:slope", passed("def slope(): ..."));
-    const choice = EngineChoice.create([block(PIECES)]);
+    const marked = block(PIECES);
+    const choice = EngineChoice.create([marked, block(null)]);
+    assert.equal(marked.classList.contains("sg-runnable--yours"), false);
     const mine = choice.element.querySelector(`input[value="${MINE}"]`);
     mine.checked = true;
     mine.dispatchEvent(new window.Event("change"));
@@ -72,6 +74,7 @@ describe("EngineChoice", () => {
     assert.deepEqual(JSON.parse(choice.runOptions().yours), { backward: "class Value(Value): ..." });
     assert.match(choice.element.querySelector("[role=status]").textContent, /^The next runs use your engine\./);
     assert.equal(choice.element.dataset.sgChoice, MINE);
+    assert.equal(marked.classList.contains("sg-runnable--yours"), true);
     assert.equal(EngineChoice.create([block(PIECES)]).element.querySelector(`input[value="${MINE}"]`).checked, true);
   });
 });
