@@ -21,8 +21,9 @@ The rules, owned here and nowhere else:
   order: `FIXES` — the ``accumulate`` exercise rewrites the rules the reader wrote earlier, so it
   joins the engine only on the pages after its chapter; on "The += bug" and before it, the
   reader's rules run as they wrote them.
-* **Which blocks**, `uses_reader_engine`: a block that imports a stage with a stand-in, on a
-  chapter from the Value on (the story's chapters are those of the exercises, in their order).
+* **Which blocks**, `describe`: a block that imports a stage with a stand-in, on a chapter from
+  the Value on (the story's chapters are those of the exercises, in their order), and every block
+  below it, which uses the names it defined.
 
 Example:
     >>> from scratchgrad.exercises.registry import by_id
@@ -64,7 +65,6 @@ __all__ = [
     "Stage",
     "describe",
     "pieces_on",
-    "uses_reader_engine",
 ]
 
 CHAPTERS: tuple[str, ...] = tuple(dict.fromkeys(exercise.chapter for exercise in EXERCISES))
@@ -138,11 +138,6 @@ def pieces_on(page: str, stage: Stage) -> list[Exercise]:
     return [piece for piece in pieces if piece.id not in FIXES or CHAPTERS.index(piece.chapter) < here]
 
 
-def uses_reader_engine(page: str, code: str) -> bool:
-    """Whether a block of `page` with `code` imports a stage the reader's engine stands in for there."""
-    return any(pieces_on(page, stage) for stage in _stages_in(code))
-
-
 def _stages_in(code: str) -> list[Stage]:
     """The stages `code` imports: by their module's full name, or by name from their package."""
     found = []
@@ -158,8 +153,9 @@ def _stages_in(code: str) -> list[Stage]:
 
 
 def describe(page: str, codes: list[str]) -> list[dict[str, str]]:
-    """The pieces the page's blocks (`codes`) run on with "my engine", for the page's control (JSON-ready):
-    one ``{"id", "title", "chapter"}`` per exercise, in the order of the story."""
+    """The pieces a block runs on with "my engine", given `codes`, its own and those of the blocks above
+    it on `page`: one ``{"id", "title", "chapter"}`` per exercise (JSON-ready, for the page's control),
+    in the order of the story. Empty: the block runs on the book's engine whatever the choice."""
     wanted: dict[str, Exercise] = {}
     for code in codes:
         for stage in _stages_in(code):
