@@ -14,8 +14,9 @@ into an editor), built by `format_block` and `render_block`::
 
     <div class="sg-runnable" id="sg-run-3" data-sg-page="chain-rule" data-sg-block="3"
          data-sg-filename="<chain-rule block 4>" data-sg-code="(the exact source, HTML-escaped)"
-         [data-sg-expect="RecursionError"]
-         [data-sg-hidden] [data-sg-browser="no"]>
+         [data-sg-expect="RecursionError"] [data-sg-hidden] [data-sg-browser="no"]
+         [data-sg-engine="(JSON: the reader's pieces it runs on with "my engine",
+         scratchgrad.page.reader_engine.describe)"]>
       <div class="sg-source">(Material's highlighted code block, or empty for `hide`)</div>
       <div class="sg-result" data-sg-origin="build">
         [<pre class="sg-output">printed text[<span class="sg-error">Type: message</span>]</pre>]
@@ -53,7 +54,7 @@ from fresh_package import forget_scratchgrad
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 
-from scratchgrad.page import blocks, break_it
+from scratchgrad.page import blocks, break_it, reader_engine
 
 OPTIONS = (
     "run", "expect", "graph", "figure", "curve", "title", "hide", "browser", "output", "break", "slider",
@@ -71,6 +72,7 @@ class PageSession:
     page: str
     namespace: dict = field(default_factory=lambda: blocks.new_namespace())
     blocks_run: int = 0
+    sources: list[str] = field(default_factory=list)  # of the blocks run so far, in page order
 
     def run(
         self, source: str, graphs: list[str] | None = None, curves: list[str] | None = None
@@ -78,6 +80,7 @@ class PageSession:
         """Run the page's next block, capturing what it prints and the graphs and curves it asks for."""
         filename = blocks.block_filename(self.page, self.blocks_run)
         self.blocks_run += 1
+        self.sources.append(source)
         return blocks.run_block(
             source, filename, self.namespace, graphs or [], capture=True, curves=curves or []
         )
@@ -224,6 +227,9 @@ def render_block(
             raise PluginError(f"{where}: break= names none of {known}")
         attributes.append(f'data-sg-break="{html.escape(options["break"])}"')
         attributes.append(f'data-sg-break-label="{html.escape(bug.label)}"')
+    # "Run with: my engine" reaches a block that imports a stage, and the blocks below it, which use its names
+    if pieces := reader_engine.describe(session.page, session.sources):
+        attributes.append(f'data-sg-engine="{html.escape(json.dumps(pieces), quote=True)}"')
     if "slider" in options:
         spec = slider_attribute(options["slider"], source, where)
         attributes.append(f'data-sg-slider="{html.escape(spec, quote=True)}"')

@@ -126,7 +126,7 @@ def test_a_switch_whose_bug_changes_what_the_block_prints_passes_the_build() -> 
 def test_a_switch_whose_bug_the_block_never_meets_fails_the_build() -> None:
     session = runnable.PageSession("page")
     outcome = session.run(STAGE_DIAMOND)
-    with_bug = session.run_with_bug(STAGE_DIAMOND, "overwrite")  # the package's backward, not the stage's
+    with_bug = session.run_with_bug(STAGE_DIAMOND, "recursive")  # the package's backward, not the stage's
     with pytest.raises(
         PluginError, match="page, runnable block 0: break= switches on a bug that changes nothing"
     ):

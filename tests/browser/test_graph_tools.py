@@ -216,7 +216,7 @@ def current(figure) -> str:
 
 def test_the_overwrite_switch_shows_the_wrong_gradient_beside_the_right_one(context, site_url):
     page = open_page(context, page_url(site_url, "accumulating-gradients.md"))
-    runnable = page.locator('.sg-runnable[data-sg-break="overwrite"]')
+    runnable = page.locator('.sg-runnable[data-sg-break="overwrite"]').first  # the package's Value
     runnable.get_by_role("switch", name="Use = instead of += in backward()").check()
     bugged = runnable.locator(".sg-result--bug[data-sg-runs='1']")
     bugged.wait_for(timeout=120_000)

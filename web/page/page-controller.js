@@ -12,6 +12,7 @@
 //   here; the page promises later blocks do not depend on them, so they are simply skipped.
 
 import { definesName } from "./definitions.js";
+import { EngineChoice } from "./engine-choice.js";
 import { RunnableBlock } from "./runnable-block.js";
 import { createButton } from "./toolbar.js";
 import { STATUS } from "../runtime/python-runtime.js";
@@ -36,10 +37,13 @@ export class PageController {
   #statusLine;
   #listeners = [];
   #disposed = false;
+  #engineChoice;
 
   constructor(elements, { runtime, graphs }) {
     this.#runtime = runtime;
+    this.#engineChoice = EngineChoice.create(elements); // "Run with: my engine | the book's engine"
     const services = {
+      runOptions: () => this.#engineChoice?.runOptions() ?? {},
       runtime,
       graphs,
       onRun: (block) => this.run(block),
@@ -81,6 +85,7 @@ export class PageController {
   /** Called when the reader leaves the page (instant navigation): its runs stop. */
   dispose() {
     this.#disposed = true;
+    this.#engineChoice?.dispose();
     for (const [type, listener] of this.#listeners) this.#runtime.removeEventListener(type, listener);
     if (this.#blocks.some((block) => block.element.dataset.sgState !== "idle")) this.#runtime.stop();
   }
@@ -137,6 +142,7 @@ export class PageController {
       }
     });
     bar.append(status, restart);
+    if (this.#engineChoice) bar.append(this.#engineChoice.element);
     firstBlock.before(bar);
     return status;
   }

@@ -31,9 +31,12 @@ export class RunnableBlock {
   /**
    * @param {HTMLElement} element the div.sg-runnable
    * @param {{runtime, graphs, onRun: Function, onRunFromTop: Function, definedAbove: Function,
-   *   beforeBugRun: Function, onRunWithAbove: Function}} services
+   *   beforeBugRun: Function, onRunWithAbove: Function, runOptions: Function}} services
+   *   (runOptions: what every run adds, e.g. the reader's engine: ./engine-choice.js)
    */
-  constructor(element, { runtime, graphs, onRun, onRunFromTop, definedAbove, beforeBugRun, onRunWithAbove }) {
+  constructor(element, services) {
+    const { runtime, graphs, onRun, onRunFromTop, definedAbove, beforeBugRun, onRunWithAbove } = services;
+    this.#runOptions = services.runOptions ?? (() => ({}));
     this.element = element;
     this.page = element.dataset.sgPage;
     this.index = Number(element.dataset.sgBlock);
@@ -64,6 +67,7 @@ export class RunnableBlock {
   }
 
   #runtime;
+  #runOptions;
   #graphs;
   #onRunFromTop;
   #definedAbove;
@@ -107,6 +111,7 @@ export class RunnableBlock {
     const drawings = [];
     output.begin();
     const result = await this.#runtime.run(this.code, {
+      ...this.#runOptions(),
       namespace: this.page,
       block: { page: this.page, index: this.index, expect: this.expect },
       graphs: this.graphExpressions,

@@ -100,6 +100,7 @@ export class PythonRuntime extends EventTarget {
    * `graphs`: expressions whose Values are drawn after the run (a block's graph= option);
    * `curves`: expressions whose training runs are drawn as loss curves (its curve= option).
    * `bug`: a break-it switch's bug (scratchgrad.page.break_it), switched on for this run only.
+   * `yours`: the reader's passing exercise code as JSON, to run on their engine ("my engine").
    * onStart() is called when the code starts (after the runs queued before it);
    * onOutput(stream, text) receives printed text; onDisplay(mimeType, data, label) drawings.
    */
@@ -112,6 +113,7 @@ export class PythonRuntime extends EventTarget {
       graphs = [],
       curves = [],
       bug = null,
+      yours = null,
       onStart = () => {},
       onOutput = () => {},
       onDisplay = () => {},
@@ -119,7 +121,7 @@ export class PythonRuntime extends EventTarget {
   ) {
     return this.#enqueue({
       type: "run",
-      payload: { code, namespace, block, filename, graphs, curves, bug },
+      payload: { code, namespace, block, filename, graphs, curves, bug, yours },
       onStart,
       onOutput,
       onDisplay,

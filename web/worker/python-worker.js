@@ -70,7 +70,9 @@ function namespaceFor(name) {
   return namespaces.get(name);
 }
 
-function run({ id, code, namespace, block, filename, graphs = [], curves = [], bug }) {
+// `yours` (the reader's passing exercise code, JSON) asks for "Run with: my engine": their pieces
+// stand in for the story's stages while the block runs (scratchgrad.page.reader_engine).
+function run({ id, code, namespace, block, filename, graphs = [], curves = [], bug, yours }) {
   if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0); // a Stop that came too late
   currentRunId = id;
   const graphList = pyodide.toPy(graphs);
@@ -79,13 +81,16 @@ function run({ id, code, namespace, block, filename, graphs = [], curves = [], b
     output.startRun();
     // undefined, not null, becomes None (Pyodide turns null into jsnull): no bug, no expected error.
     const named = block ? { page: block.page, index: block.index, expect: block.expect ?? undefined } : { filename };
+    const engine = yours ? readerEngine(namespace, yours, bug) : undefined;
     const outcome = runner.run_for_page.callKwargs(code, {
       ...named,
       namespace: namespaceFor(namespace),
       graphs: graphList,
       curves: curveList,
       bug: bug ?? undefined,
+      engine,
     });
+    engine?.destroy();
     output.flush();
     return JSON.parse(outcome);
   } catch (error) {
@@ -96,6 +101,16 @@ function run({ id, code, namespace, block, filename, graphs = [], curves = [], b
     graphList.destroy();
     curveList.destroy();
     currentRunId = null;
+  }
+}
+
+/** The reader's engine for the blocks of `page`, kept by Python across runs (one class per page). */
+function readerEngine(page, yours, bug) {
+  const module = pyodide.pyimport("scratchgrad.page.reader_engine"); // afresh after a Restart
+  try {
+    return module.ReaderEngine.load(page, yours, bug ?? undefined);
+  } finally {
+    module.destroy();
   }
 }
 

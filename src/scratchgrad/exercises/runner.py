@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import linecache
 import traceback
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from scratchgrad.exercises.borrowed import book_imports, borrowed_names
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
@@ -20,7 +20,7 @@ from scratchgrad.exercises.registry import EXERCISES, by_id
 from scratchgrad.exercises.report import CheckLine, CodeError, PieceUse, Report
 from scratchgrad.exercises.sandbox import READER_FILE_PREFIX, Sandbox, TimeLimitExceeded, reader_filename
 
-__all__ = ["check", "earlier_pieces"]
+__all__ = ["check", "earlier_pieces", "load_pieces"]
 
 BOOK_FILE_PREFIX = "<reference: "
 
@@ -99,14 +99,24 @@ def check(
 
 
 def _load_earlier(exercise: Exercise, earlier: Mapping[str, str], namespace: dict, sandbox: Sandbox) -> list:
+    return load_pieces(earlier_pieces(exercise), earlier, namespace, sandbox)
+
+
+def load_pieces(
+    pieces: Sequence[Exercise], yours: Mapping[str, str], namespace: dict, sandbox: Sandbox
+) -> list[PieceUse]:
+    """Run each of `pieces` into `namespace`, in order: the reader's code (`yours`) when given, else the
+    reference solution. A piece of the reader's that raises when loaded is undone and replaced by the
+    reference; its `PieceUse` says so. Used by the checker and by the story's blocks
+    (`scratchgrad.page.reader_engine`)."""
     uses = []
-    for piece in earlier_pieces(exercise):
-        yours = earlier.get(piece.id)
+    for piece in pieces:
+        code = yours.get(piece.id)
         note = ""
-        if yours is not None:
+        if code is not None:
             snapshot = dict(namespace)
             try:
-                _execute(yours, reader_filename(piece.id), namespace, sandbox)
+                _execute(code, reader_filename(piece.id), namespace, sandbox)
                 uses.append(PieceUse(piece.id, piece.provides, "yours"))
                 continue
             except (TimeLimitExceeded, KeyboardInterrupt):

@@ -240,6 +240,7 @@ def run_block(
     capture: bool = False,
     bug: str | None = None,
     curves: Sequence[str] = (),
+    engine: Any = None,
 ) -> Outcome:
     """Run one block in `namespace` and say what it did.
 
@@ -254,6 +255,8 @@ def run_block(
     With `bug` (a name of `scratchgrad.page.break_it.BUGS`: a break-it switch), the block runs with that bug
     switched into the package, in a copy of `namespace` and with `random`'s state put back after:
     neither what it defines nor the random numbers it draws reach the blocks below.
+    With `engine` (a `scratchgrad.page.reader_engine.ReaderEngine`: "Run with: my engine"), the
+    reader's own pieces stand in for the story's stages while the block runs.
     """
     global _collected
     linecache.cache[filename] = (len(code), None, code.splitlines(keepends=True), filename)
@@ -262,7 +265,12 @@ def run_block(
     raised = None
     _collected = drawings
     try:
-        with _recursion_limit(RECURSION_LIMIT), _printing_into(printed if capture else None), _bug(bug):
+        with (
+            _recursion_limit(RECURSION_LIMIT),
+            _printing_into(printed if capture else None),
+            _bug(bug),
+            _yours(engine),
+        ):
             if bug is not None:
                 namespace = dict(namespace)
             exec(compile(code, filename, "exec"), namespace)
@@ -290,18 +298,20 @@ def run_for_page(
     graphs: Sequence[str] = (),
     curves: Sequence[str] = (),
     bug: str | None = None,
+    engine: Any = None,
 ) -> str:
     """Run code for the browser's page and return its outcome and verdict as JSON (`Outcome.to_json`).
 
     A block is named by its `page` and `index` (`block_filename`) and judged against its `expect`
     option; other code the page runs (the work file's, the playground's program) gives its own
-    `filename`. The rest is `run_block`'s, with printing streamed to the page.
+    `filename`. The rest is `run_block`'s (`engine` too: "Run with: my engine"), with printing
+    streamed to the page.
     """
     if filename is None:
         if page is None or index is None:
             raise TypeError("run_for_page() needs a block's page and index, or a filename")
         filename = block_filename(page, index)
-    outcome = run_block(code, filename, namespace, graphs, bug=bug, curves=curves)
+    outcome = run_block(code, filename, namespace, graphs, bug=bug, curves=curves, engine=engine)
     return outcome.to_json(expect)
 
 
@@ -319,6 +329,11 @@ def _bug(name: str | None) -> Iterator[None]:
             yield
     finally:
         random.setstate(drawn_so_far)
+
+
+def _yours(engine: Any) -> contextlib.AbstractContextManager:
+    """The reader's engine standing in for the story's stages (after a bug's switch: theirs wins)."""
+    return contextlib.nullcontext() if engine is None else engine.standing_in()
 
 
 @contextlib.contextmanager

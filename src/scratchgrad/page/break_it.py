@@ -7,9 +7,10 @@ back afterwards, whatever happens. A switch changes the Value the chapter's bloc
 package's `scratchgrad.engine.Value`, and for the bugs the story's closure stage can have, its
 `scratchgrad.stages.closures.Value` too:
 
-* ``overwrite``: ``Value.backward`` assigns each share (``=``) where it must add (``+=``)
-  (the package only: the stage's shares are added inside each op's closure, and the story gives
-  that bug a stage of its own, `scratchgrad.stages.overwrite_bug`);
+* ``overwrite``: ``Value.backward`` assigns each share (``=``) where it must add (``+=``); in the
+  closure stage, whose shares are added inside each op's closure, its ``Value`` becomes the stage
+  the story gives that bug, `scratchgrad.stages.overwrite_bug`; in a reader's own engine
+  (`scratchgrad.page.reader_engine`), every ``.grad +=`` of their code becomes ``.grad =``;
 * ``no-zero-grad``: ``zero_grad()`` of models and optimizers does nothing, so gradients pile up;
 * ``recursive``: ``Value.backward`` sorts the graph recursively, one Python call per level
   (the closure stage's ``backward`` already does: it is the recursive walk the story replaces);
@@ -22,6 +23,7 @@ package's `scratchgrad.engine.Value`, and for the bugs the story's closure stage
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,7 +32,7 @@ from typing import Any
 from scratchgrad import nn, optim
 from scratchgrad.engine import Value, topological_order
 from scratchgrad.graph import graph_nodes
-from scratchgrad.stages import closures
+from scratchgrad.stages import closures, overwrite_bug
 
 __all__ = ["BUGS", "Bug", "switched_on"]
 
@@ -107,14 +109,27 @@ def _zero_grad_forgotten(self: object) -> None:
 
 @dataclass(frozen=True)
 class Bug:
-    """A bug a switch turns on: its `label` (what the switch says) and the methods it replaces."""
+    """A bug a switch turns on: its `label` (what the switch says), the attributes it replaces, and
+    the `rewrites` that put it into a reader's own code: (regular expression, replacement) pairs, none
+    when the bug cannot be written into code the reader wrote."""
 
     label: str
-    replaces: tuple[tuple[type, str, Any], ...]
+    replaces: tuple[tuple[Any, str, Any], ...]
+    rewrites: tuple[tuple[str, str], ...] = ()
+
+    def rewrite(self, source: str) -> str:
+        """`source` (a reader's code) with the bug written in."""
+        for pattern, replacement in self.rewrites:
+            source = re.sub(pattern, replacement, source)
+        return source
 
 
 BUGS = {
-    "overwrite": Bug("Use = instead of += in backward()", ((Value, "backward", _backward_with_overwrite),)),
+    "overwrite": Bug(
+        "Use = instead of += in backward()",
+        ((Value, "backward", _backward_with_overwrite), (closures, "Value", overwrite_bug.Value)),
+        rewrites=((r"\.grad\s*\+=", ".grad ="),),
+    ),
     "no-zero-grad": Bug(
         "Forget zero_grad() between training steps",
         (

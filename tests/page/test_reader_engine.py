@@ -1,0 +1,154 @@
+"""The reader's engine in the story (scratchgrad.page.reader_engine): their pieces stand in for the stages."""
+
+from __future__ import annotations
+
+import pytest
+
+from docs_pages import page_fences
+from scratchgrad.exercises.registry import EXERCISES
+from scratchgrad.page import blocks, reader_engine
+from scratchgrad.page.reader_engine import STAGES, ReaderEngine, describe, pieces_on
+from scratchgrad.stages import closures, graph_only, overwrite_bug
+
+GRAPH_ONLY, CLOSURES, OVERWRITE = STAGES
+SOLUTIONS = {exercise.id: exercise.solution for exercise in EXERCISES}
+"""A correct engine: every piece passed with the reference solution."""
+NATURAL = {**SOLUTIONS, "local-derivatives": SOLUTIONS["local-derivatives"].replace(".grad +=", ".grad =")}
+"""The engine of a reader who wrote their first rules the natural way, with = (and no accumulate yet)."""
+del NATURAL["accumulate"]
+REUSED = """\
+from scratchgrad.stages.closures import Value
+
+a = Value(2.0, label="a")
+b = Value(-3.0, label="b")
+y = a * b + a
+y.backward()
+print(a.grad)
+"""
+
+
+def run(code: str, page: str, passed: dict[str, str] | None, bug: str | None = None) -> blocks.Outcome:
+    engine = None if passed is None else ReaderEngine.load(page, passed, bug)
+    return blocks.run_block(
+        code, f"<{page} block 1>", blocks.new_namespace(), capture=True, bug=bug, engine=engine
+    )
+
+
+def said(outcome: blocks.Outcome) -> str | None:
+    return None if outcome.raised is None else outcome.raised.line
+
+
+def ids(page: str, stage) -> list[str]:
+    return [piece.id for piece in pieces_on(page, stage)]
+
+
+def test_the_fix_joins_the_engine_only_after_its_chapter():
+    assert "accumulate" not in ids("chain-rule", CLOSURES)
+    assert "accumulate" not in ids("accumulating-gradients", CLOSURES)
+    assert ids("more-operations", CLOSURES)[5] == "accumulate"
+
+
+def test_a_stage_has_no_stand_in_before_its_first_piece_or_off_the_story():
+    assert ids("value-object", GRAPH_ONLY) == ["value-graph"]
+    assert ids("value-object", CLOSURES) == []
+    assert ids("derivatives", GRAPH_ONLY) == []
+    assert ids("notation", CLOSURES) == []
+
+
+def test_blocks_that_import_a_stage_with_a_stand_in_and_those_below_can_run_on_the_readers_engine():
+    assert describe("chain-rule", ["from scratchgrad.stages.closures import Value"])
+    assert describe("accumulating-gradients", ["from scratchgrad.stages import closures, overwrite_bug"])
+    assert describe("chain-rule", ["from scratchgrad.stages.closures import Value", "L.backward()"])
+    assert not describe("chain-rule", ["L.backward()"])
+    assert not describe("backprop-by-hand", ["from scratchgrad.stages.by_hand import Value"])
+    assert not describe("training", ["from scratchgrad.nn import MLP"])
+    assert not describe("value-object", ["from scratchgrad.stages.closures import Value"])
+
+
+def test_the_page_is_told_each_piece_in_the_order_of_the_story():
+    told = describe("automatic-backward", ["from scratchgrad.stages.closures import Value"])
+    assert [piece["id"] for piece in told] == ids("automatic-backward", CLOSURES)
+    assert told[4] == {"id": "backward", "title": "backward()", "chapter": "automatic-backward"}
+
+
+def test_a_readers_natural_rules_lose_a_share_on_a_reused_value():
+    assert run(REUSED, "accumulating-gradients", None).printed == "-2.0\n"
+    assert run(REUSED, "accumulating-gradients", NATURAL).printed == "-3.0\n"
+
+
+def test_the_readers_fix_joins_after_its_chapter():
+    fixed = {**NATURAL, "accumulate": SOLUTIONS["accumulate"]}
+    assert run(REUSED, "accumulating-gradients", fixed).printed == "-3.0\n"
+    assert run(REUSED, "more-operations", fixed).printed == "-2.0\n"
+
+
+def test_the_overwrite_switch_writes_equals_into_an_engine_that_accumulates():
+    assert run(REUSED, "accumulating-gradients", SOLUTIONS).printed == "-2.0\n"
+    assert run(REUSED, "accumulating-gradients", SOLUTIONS, bug="overwrite").printed == "-3.0\n"
+
+
+def test_the_overwrite_stage_is_the_readers_engine_with_equals():
+    code = "from scratchgrad.stages import overwrite_bug"
+    code += "\na = overwrite_bug.Value(3.0)\n(a + a).backward()\nprint(a.grad)\n"
+    assert run(code, "accumulating-gradients", SOLUTIONS).printed == "1.0\n"
+
+
+def test_the_books_stages_come_back_after_the_run_even_when_it_raises():
+    outcome = run(
+        "from scratchgrad.stages.closures import Value\nraise ValueError('x')", "chain-rule", NATURAL
+    )
+    assert outcome.raised.names[0] == "ValueError"
+    assert (closures.Value.__module__, graph_only.Value.__module__, overwrite_bug.Value.__module__) == (
+        "scratchgrad.stages.closures",
+        "scratchgrad.stages.graph_only",
+        "scratchgrad.stages.overwrite_bug",
+    )
+
+
+def test_a_page_gets_one_class_so_values_of_two_blocks_work_together():
+    first = ReaderEngine.load("chain-rule", NATURAL)
+    assert ReaderEngine.load("chain-rule", dict(NATURAL)) is first
+    assert ReaderEngine.load("chain-rule", SOLUTIONS) is not first
+
+
+def test_a_piece_that_raises_when_loaded_is_replaced_by_the_books_and_named_in_the_output():
+    broken = {**SOLUTIONS, "backward": "raise RuntimeError('half written')"}
+    printed = run(REUSED, "automatic-backward", broken).printed
+    assert printed == "(your “backward()” raised RuntimeError when loaded: the book's is used)\n-2.0\n"
+
+
+def test_a_piece_that_never_ends_loading_stops_as_the_blocks_error(monkeypatch):
+    monkeypatch.setattr(reader_engine, "LOAD_TIME_LIMIT", 0.2)
+    endless = {**SOLUTIONS, "topological-order": "while True:\n    pass\n"}
+    engine = ReaderEngine("automatic-backward", endless)
+    outcome = blocks.run_block(REUSED, "<b>", blocks.new_namespace(), capture=True, engine=engine)
+    assert outcome.raised.names[0] == "TimeLimitExceeded"
+    assert closures.Value.__module__ == "scratchgrad.stages.closures"
+
+
+def test_a_piece_not_passed_is_the_books():
+    engine = ReaderEngine.load("automatic-backward", {"value-graph": SOLUTIONS["value-graph"]})
+    assert engine.stand_ins
+    sources = {use.exercise: use.source for use in engine.uses}
+    assert sources["value-graph"] == "yours"
+    assert sources["backward"] == "reference"
+
+
+@pytest.mark.parametrize(
+    ("page", "count"),
+    # automatic-backward: its 11th block on imports the package's Value, for a graph of a million nodes
+    [("value-object", 4), ("chain-rule", 6), ("automatic-backward", 10), ("accumulating-gradients", 10)],
+)
+def test_a_correct_engine_prints_what_the_book_prints(page, count):
+    """The chapter's first `count` runnable blocks, in order, on the book's engine and on the reference
+    pieces."""
+    book, yours = blocks.new_namespace(), blocks.new_namespace()
+    engine = ReaderEngine.load(page, SOLUTIONS)
+    runnable = [fence for fence in page_fences(f"{page}.md") if fence.runnable]
+    assert len(runnable) >= count
+    for n, fence in enumerate(runnable[:count]):
+        filename = blocks.block_filename(page, n)
+        expected = blocks.run_block(fence.body, filename, book, capture=True)
+        got = blocks.run_block(fence.body, filename, yours, capture=True, engine=engine)
+        # The tracebacks differ, as they should: one goes through the reader's code.
+        assert (got.printed, said(got)) == (expected.printed, said(expected)), f"{page} block {n + 1}"
