@@ -1,10 +1,10 @@
-// The book's version after an exercise (web/page/book-version.js): closed until the reader's piece
+// The book's version after an exercise (web/exercises/book-version.js): closed until the reader's piece
 // passes, one click away before that, and a click before passing is counted on the exercise.
 
 import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
 import { JSDOM } from "jsdom";
-import { BookVersions } from "../../../web/page/book-version.js";
+import { BookVersions } from "../../../web/exercises/book-version.js";
 
 const PAGE = `
   <section class="sg-exercise" data-sg-exercise="slope"></section>
