@@ -26,7 +26,6 @@ from pathlib import Path
 import app_icon
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
-from page_head import at_top_of_head
 
 HEADERS = """\
 # Netlify and Cloudflare Pages read this file: cross-origin isolation for every page and worker,
@@ -40,7 +39,6 @@ NOT_KEPT_OFFLINE = (
     "*.map",  # source maps: only for a developer's tools
     "_headers",
     OFFLINE_LIST,
-    "coi-serviceworker.js",  # the browser keeps the service worker's script itself
     "sitemap.xml.gz",
     "icons/icon-512.png",  # for the launcher's splash screen, fetched when the app is installed
 )
@@ -87,7 +85,10 @@ def manifest(config) -> str:
 
 
 def on_post_page(output: str, page, config) -> str:
-    """Link the manifest, the icon and the theme colour from the page's ``<head>``."""
+    """Link the manifest, the launcher's icon and the theme colour from the page's ``<head>``.
+
+    (The tab's icon is Material's favicon link: mkdocs.yml names icons/icon.svg.)
+    """
     links = (
         f'<link rel="manifest" href="{get_relative_url(MANIFEST, page.url)}">'
         f'<meta name="theme-color" content="{app_icon.BACKGROUND}">'
@@ -97,9 +98,7 @@ def on_post_page(output: str, page, config) -> str:
     # The footer's line "Available offline · 28 MB" (web/offline/offline-status.js fills it in).
     footer = '<div class="md-footer-meta__inner md-grid">'
     output = output.replace(footer, footer + '<div class="sg-offline" data-sg-offline></div>', 1)
-    # Material links its own favicon; the site's icon goes first, so browsers take it.
-    icon = f'<link rel="icon" type="image/svg+xml" href="{get_relative_url("icons/icon.svg", page.url)}">'
-    return at_top_of_head(output, icon)
+    return output
 
 
 def on_post_build(config) -> None:
