@@ -52,3 +52,10 @@ def test_the_icons_are_pngs_of_their_declared_sizes_and_an_svg():
     for size in app_icon.PNG_SIZES:
         assert Image.open(io.BytesIO(app_icon.png(size))).size == (size, size)
     assert app_icon.svg().startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+
+
+def test_the_sites_address_comes_from_the_environment_at_build_time(monkeypatch):
+    from mkdocs.config import load_config
+
+    monkeypatch.setenv("SCRATCHGRAD_SITE_URL", "https://example.org/scratchgrad/")
+    assert load_config(str(ROOT / "mkdocs.yml")).site_url == "https://example.org/scratchgrad/"
