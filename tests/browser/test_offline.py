@@ -4,7 +4,8 @@ The site is served under /scratchgrad/, as a GitHub project page is (harness.Sta
 the sub-path taken off). A fresh profile opens one page online; the service worker keeps the
 whole site (web/isolation/coi-serviceworker.js, the list from hooks/publish.py); then the server
 is stopped, and every page still opens, a block runs, an exercise checks and the Playground
-trains. And a reader who has one build gets the next one published, with their edits kept.
+trains; the footer's "Turn off" then drops the copy. And a reader who has one build gets the
+next one published, with their edits kept.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from pages import (
     run_block,
     wait_until_ready,
 )
-from published import SUB_PATH, serve_under_sub_path
+from published import OFFLINE_LINE, SUB_PATH, serve_under_sub_path
 from test_exercises import press_check, type_code
 from test_playground import SETTLED, play_until
 
@@ -34,7 +35,7 @@ from scratchgrad.exercises import by_id
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "hooks"))
 from publish import write_offline_list
 
-KEPT = '[data-sg-offline]:has-text("Available offline")'
+KEPT = f'{OFFLINE_LINE}:has-text("Available offline")'
 EXERCISE = "slope"
 CHAPTER = f"{by_id(EXERCISE).chapter}/"  # a chapter with runnable blocks and an exercise
 NEW_BUILD_MARK = '<meta name="sg-test-build" content="new">'
@@ -54,7 +55,7 @@ def test_one_visit_online_then_every_page_opens_and_python_runs_offline(context,
     page.goto(base)
     said = kept_offline(page)
     assert f"{round(listing['bytes'] / 1e6)} MB" in said
-    screenshots(page, page.locator("[data-sg-offline]"), "offline-state")
+    screenshots(page, page.locator(OFFLINE_LINE), "offline-state")
     stop(server)  # the network is cut: nothing answers at this address any more
 
     pages = [base + url for url, _, _ in listing["files"] if url.endswith("/")]
@@ -80,6 +81,10 @@ def test_one_visit_online_then_every_page_opens_and_python_runs_offline(context,
     page.goto(base + "playground/")
     page.wait_for_selector(SETTLED, timeout=LOAD_TIMEOUT_MS)
     play_until(page, 20)
+
+    page.locator(OFFLINE_LINE).get_by_role("button", name="Turn off").click()  # the reader's way out
+    page.locator(OFFLINE_LINE).get_by_text("Not kept for offline reading").wait_for()
+    assert [name for name in page.evaluate("caches.keys()") if name.startswith("scratchgrad-site")] == []
 
 
 def test_a_new_build_reaches_a_reader_who_has_the_old_one_with_their_edits_kept(context, site_dir, tmp_path):
