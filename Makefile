@@ -6,13 +6,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 EXTRAS := test,graph,torch,docs
 
-.PHONY: help setup setup-web test lint js-format unit js-test pyodide-test docs docs-test browser-test engine-test serve bench bench-browser bench-playground clean
+.PHONY: help setup setup-web test lint js-format unit js-test pyodide-test docs site docs-test browser-test engine-test serve bench bench-browser bench-playground clean
 
 help:
 	@echo "make serve   set up .venv and node_modules, then serve the tutorial at http://127.0.0.1:8000"
 	@echo "make test    set up .venv and run every check (lint, unit, JS unit, Pyodide, docs, browser, engines)"
 	@echo "make js-format   format the JavaScript and CSS with Prettier (make lint checks it)"
 	@echo "make docs    build the site into site/ (strict: any warning or failing block is an error)"
+	@echo "make site SITE_URL=https://…/   build site/ to publish at that address (docs/publish.md)"
 	@echo "make bench   speed benchmarks against micrograd (see benchmarks/README.md)"
 	@echo "make bench-browser   the in-browser runtime's start-up, first output and size"
 	@echo "make bench-playground   the training playground's steps and redraws per second in Chromium"
@@ -90,6 +91,12 @@ export NO_MKDOCS_2_WARNING := 1
 
 docs: setup setup-web
 	$(BIN)/mkdocs build --strict
+
+# The folder to upload to any static host: site/, built for the address it will be served from.
+# `make site SITE_URL=https://you.github.io/scratchgrad/` (docs/publish.md; the Pages workflow runs it).
+site: setup setup-web
+	@case "$(SITE_URL)" in https://*/) ;; *) echo "make site needs SITE_URL=https://…/ (ending in /)"; exit 1;; esac
+	SCRATCHGRAD_SITE_URL=$(SITE_URL) $(BIN)/mkdocs build --strict --site-dir site
 
 serve: setup setup-web
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
