@@ -262,7 +262,7 @@ def test_a_file_that_is_not_an_engine_is_refused_with_a_reason(context, site_url
 
 LOOKS = [
     pytest.param(
-        width, scheme, id=f"{width}px-{scheme}", marks=pytest.mark.context_options(color_scheme=scheme)
+        width, scheme, id=f"{width}px-{scheme}", marks=pytest.mark.fresh_context(color_scheme=scheme)
     )
     for width in (1280, 390)
     for scheme in ("light", "dark")
