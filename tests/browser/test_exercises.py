@@ -29,8 +29,9 @@ def button(page, exercise_id: str, name: str):
     return exercise(page, exercise_id).get_by_role("button", name=name, exact=True)
 
 
-def open_exercise(context, site_url: str, exercise_id: str):
-    page = open_page(context, page_url(site_url, f"{by_id(exercise_id).chapter}.md"))
+def open_exercise(context, site_url: str, exercise_id: str, color_scheme: str | None = None):
+    chapter = page_url(site_url, f"{by_id(exercise_id).chapter}.md")
+    page = open_page(context, chapter, color_scheme=color_scheme)
     exercise(page, exercise_id).locator(".cm-content").wait_for()
     return page
 
@@ -261,9 +262,7 @@ def test_a_file_that_is_not_an_engine_is_refused_with_a_reason(context, site_url
 
 
 LOOKS = [
-    pytest.param(
-        width, scheme, id=f"{width}px-{scheme}", marks=pytest.mark.fresh_context(color_scheme=scheme)
-    )
+    pytest.param(width, scheme, id=f"{width}px-{scheme}")
     for width in (1280, 390)
     for scheme in ("light", "dark")
 ]
@@ -272,7 +271,7 @@ LOOKS = [
 @pytest.mark.parametrize(("width", "scheme"), LOOKS)
 def test_a_failing_and_a_passing_check_fit_the_screen(context, site_url, width, scheme):
     """Screenshots for a person to look at (test-artifacts/browser/), and no sideways scrolling."""
-    page = open_exercise(context, site_url, "slope")
+    page = open_exercise(context, site_url, "slope", color_scheme=scheme)
     page.set_viewport_size({"width": width, "height": 900})
     slope = by_id("slope")
     section = exercise(page, "slope")
