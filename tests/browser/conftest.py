@@ -17,8 +17,9 @@ cookies are cleared (not its Cache Storage, where the snapshot lives, nor the se
 The shared context refuses what would outlive the test (routes, init scripts, listeners,
 permissions): a test that needs those, or a first visit, is marked
 ``@pytest.mark.fresh_context(**options)`` and gets a new, empty context of its own, with those
-Playwright options (``fresh_context(service_workers="block")``). Tests that share a page they
-do not change can keep it in a module-scoped fixture built on ``returning_reader``.
+Playwright options (``fresh_context(service_workers="block")``). A module whose tests only read
+a page can open it once in a module-scoped fixture on ``returning_reader`` and wrap each test in
+``page_watch.watching``, as test_accessibility.py's axe sweep does with its own contexts.
 
 Without ``/usr/bin/chromium`` (or Playwright) the tests skip; with ``CI=true`` they fail
 (tests/missing_tools.py).
@@ -85,10 +86,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 VIEWPORT = {"width": 1280, "height": 900}
-KEPT_BETWEEN_TESTS = ("cache_storage", "service_workers")
 CLEARED_BETWEEN_TESTS = "cookies,indexeddb,local_storage,websql,file_systems"
 """What a test in the shared context leaves behind and the next one must not see (CDP's
-Storage.clearDataForOrigin names): everything but KEPT_BETWEEN_TESTS."""
+Storage.clearDataForOrigin names): everything but cache_storage (the Pyodide snapshot) and
+service_workers (what makes the reader a returning one)."""
 
 
 @pytest.fixture(scope="session")
@@ -96,11 +97,10 @@ def returning_reader(browser, site_url: str, offsite_proxy: OffsiteProxy):
     """The session's shared context: a reader who has been here before (service worker active,
     Pyodide snapshot saved), made so by opening the first chapter once."""
     created = browser.new_context(viewport=VIEWPORT)
-    with watching(created, offsite_proxy) as watch:
+    with watching(created, offsite_proxy):
         first = open_page(created, page_url(site_url, runnable_pages()[0]))
         wait_for_one_snapshot(first)
         first.close()
-    assert watch.errors == [], "the returning reader's first page logged errors"
     yield created
     created.close()
 
