@@ -377,8 +377,9 @@ def scripts_loaded(context, url: str) -> dict[str, int]:
     context.on("response", note)
     site_page = context.new_page()
     site_page.goto(url)
-    site_page.wait_for_function("typeof scratchgrad === 'object'", timeout=60_000)
-    site_page.wait_for_load_state("networkidle")
+    site_page.wait_for_function("typeof scratchgrad === 'object'", timeout=LOAD_TIMEOUT_MS)
+    # A chapter downloads Python meanwhile: on a busy machine, past Playwright's default 30 s.
+    site_page.wait_for_load_state("networkidle", timeout=LOAD_TIMEOUT_MS)
     return loaded
 
 
