@@ -6,11 +6,24 @@ VENV := .venv
 BIN := $(VENV)/bin
 EXTRAS := test,graph,torch,docs
 
-.PHONY: help setup setup-web test lint js-format unit js-test pyodide-test docs site docs-test browser-test engine-test serve bench bench-browser bench-playground clean
+.PHONY: help setup setup-web test stage-times-reset lint js-format unit js-test pyodide-test docs site docs-test browser-test engine-test serve bench bench-browser bench-playground clean
+
+# What each stage of `make test` costs: every stage prints its wall time when it ends and adds it
+# to $(STAGE_TIMES), which `make test` prints at the end with the total; the pytest stages also
+# print their 25 slowest tests. A stage run on its own (`make browser-test`) prints its time too.
+STAGE_TIMES := build/stage-times.txt
+STAGE_CLOCK := build/.stage-started
+DURATIONS := --durations=25
+TEST_CLOCK := build/.test-started
+stage_start = @mkdir -p build && date +%s > $(STAGE_CLOCK)
+stage_end = @$(call time_since,$(STAGE_CLOCK),$(1)) | tee -a $(STAGE_TIMES)
+time_since = seconds=$$(( $$(date +%s) - $$(cat $(1)) )); \
+	printf '%-14s %5d s  (%d min %02d s)\n' $(2) $$seconds $$((seconds / 60)) $$((seconds % 60))
 
 help:
 	@echo "make serve   set up .venv and node_modules, then serve the tutorial at http://127.0.0.1:8000"
 	@echo "make test    set up .venv and run every check (lint, unit, JS unit, Pyodide, docs, browser, engines)"
+	@echo "             one stage alone: make lint | unit | js-test | pyodide-test | docs-test | browser-test | engine-test"
 	@echo "make js-format   format the JavaScript and CSS with Prettier (make lint checks it)"
 	@echo "make docs    build the site into site/ (strict: any warning or failing block is an error)"
 	@echo "make site SITE_URL=https://…/   build site/ to publish at that address (docs/publish.md)"
@@ -64,25 +77,34 @@ setup-web: $(NODE_MODULES) $(PYODIDE_TOOLS)/.installed
 # JavaScript and CSS of web/, hooks/ and tests/web/; no export of web/ that nothing imports.
 JS_SOURCES := web hooks/*.js tests/web eslint.config.mjs
 lint: setup $(NODE_MODULES)
+	$(stage_start)
 	$(BIN)/ruff check src tests benchmarks hooks web
 	node_modules/.bin/eslint --max-warnings=0 $(JS_SOURCES)
 	node tests/web/unused-exports.mjs
 	node_modules/.bin/prettier --check $(JS_SOURCES)
+	$(call stage_end,lint)
 
 js-format: $(NODE_MODULES)
 	node_modules/.bin/prettier --write $(JS_SOURCES)
 
 # Every CPython test but the site's and the browser's (the hooks' tests need node_modules and .venv-pyodide).
 unit: setup setup-web
-	$(BIN)/python -m pytest --ignore=tests/pyodide --ignore=tests/test_docs.py --ignore=tests/browser --ignore=tests/engines
+	$(stage_start)
+	$(BIN)/python -m pytest $(DURATIONS) \
+		--ignore=tests/pyodide --ignore=tests/test_docs.py --ignore=tests/browser --ignore=tests/engines
+	$(call stage_end,unit)
 
 # The pure JavaScript modules of web/ under Node's own test runner; tests/web/ mirrors web/.
 js-test: $(NODE_MODULES)
+	$(stage_start)
 	node --test --test-reporter=spec $$(find tests/web -name '*.test.mjs' | sort)
+	$(call stage_end,js-test)
 
 # The engine's tests inside Pyodide under Node, and the 1,000,000-node chain there.
 pyodide-test: setup $(NODE_MODULES) $(PYODIDE_WHEELS)/.downloaded
-	$(BIN)/python -m pytest tests/pyodide
+	$(stage_start)
+	$(BIN)/python -m pytest $(DURATIONS) tests/pyodide
+	$(call stage_end,pyodide-test)
 
 # The tutorial site. Its build runs every ```python run``` block of every page, so it needs the
 # package (.venv) and node_modules (KaTeX typesets the formulas at build time).
@@ -107,26 +129,41 @@ TEST_SITE := build/test-site
 SITE_SOURCES := mkdocs.yml pyproject.toml package-lock.json README.md \
 	$(shell find docs hooks src web -type f -not -path '*/__pycache__/*')
 $(TEST_SITE).built: $(SITE_SOURCES) | $(BIN)/.installed $(NODE_MODULES) $(PYODIDE_TOOLS)/.installed
+	$(stage_start)
 	rm -rf $(TEST_SITE) $@
 	$(BIN)/mkdocs build --strict --site-dir $(TEST_SITE)
 	touch $@
+	$(call stage_end,site-build)
 
 # The strict build, every block re-run in pytest, the no-pasted-engine-code rule, broken pages.
 docs-test: setup setup-web $(TEST_SITE).built
-	SCRATCHGRAD_SITE_DIR=$(TEST_SITE) $(BIN)/python -m pytest tests/test_docs.py
+	$(stage_start)
+	SCRATCHGRAD_SITE_DIR=$(TEST_SITE) $(BIN)/python -m pytest $(DURATIONS) tests/test_docs.py
+	$(call stage_end,docs-test)
 
 # Every runnable block of every page, run in headless Chromium against the built site.
 browser-test: setup setup-web $(TEST_SITE).built
-	SCRATCHGRAD_SITE_DIR=$(TEST_SITE) $(BIN)/python -m pytest tests/browser
+	$(stage_start)
+	SCRATCHGRAD_SITE_DIR=$(TEST_SITE) $(BIN)/python -m pytest $(DURATIONS) tests/browser
+	$(call stage_end,browser-test)
 
 # The site in Firefox ESR (puppeteer-core over WebDriver BiDi) and WebKitGTK (Selenium, MiniBrowser
 # under Xvfb), Debian's browsers only: pages load clean, blocks run, Stop, reload, the Playground.
 # PUPPETEER_SKIP_DOWNLOAD: npm never fetches a browser. SE_MANAGER_PATH: nor does Selenium.
 engine-test: setup setup-web $(TEST_SITE).built
+	$(stage_start)
 	SCRATCHGRAD_SITE_DIR=$(TEST_SITE) PUPPETEER_SKIP_DOWNLOAD=1 SE_MANAGER_PATH=/bin/false \
-		$(BIN)/python -m pytest tests/engines
+		$(BIN)/python -m pytest $(DURATIONS) tests/engines
+	$(call stage_end,engine-test)
 
-test: lint unit js-test pyodide-test docs-test browser-test engine-test
+# stage-times-reset comes first: make builds the prerequisites in the order listed.
+test: stage-times-reset lint unit js-test pyodide-test docs-test browser-test engine-test
+	@echo "== make test: wall time per stage (the rest is setup) =="
+	@cat $(STAGE_TIMES)
+	@$(call time_since,$(TEST_CLOCK),total)
+
+stage-times-reset:
+	@mkdir -p build && rm -f $(STAGE_TIMES) && date +%s > $(TEST_CLOCK)
 
 # The bench environment: micrograd 0.1.0 (PyPI) is installed here only, next to scratchgrad,
 # on the same Python 3.11 as .venv; its wheel is also unpacked inside Pyodide.

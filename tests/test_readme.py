@@ -35,7 +35,7 @@ def test_readme_example_fits_in_fifteen_lines_of_code():
 
 def test_readme_commands_are_makefile_targets():
     makefile = (Path(__file__).parents[1] / "Makefile").read_text(encoding="utf-8")
-    for target in re.findall(r"^make (\w+)", README, re.M):
+    for target in re.findall(r"^make ([\w-]+)", README, re.M):
         assert re.search(rf"^{target}:", makefile, re.M), f"make {target} is not a Makefile target"
 
 

@@ -3,14 +3,23 @@
 The site is built once per session (tests/conftest.py, ``site_dir``) and served as a static
 host serves it (harness.py, shared with benchmarks/browser_startup.py).
 
-Two nets catch requests to other hosts (the site must work offline):
-- every request of the test's browser context (pages, their workers, the service worker) is
-  recorded, and any that does not go to 127.0.0.1 fails the test;
-- Chromium runs with a proxy for everything but 127.0.0.1, which refuses and records every
-  request. Chromium itself calls a few Google services in the background even with the flags
-  below (component updates, account checks): those hosts are listed in BROWSER_OWN_HOSTS and
-  written to test-artifacts/browser/browser-background-requests.txt; any other host fails.
-Console errors and uncaught exceptions of any page or worker fail the test too.
+Every test's pages are watched (page_watch.py): an error logged by a page or worker, or a request
+to another host, fails the test.
+
+Contexts: most tests open their pages in ``context``, the session's one **returning reader**:
+its service worker is active and its Pyodide snapshot saved before the first test (so a page
+loads cross-origin isolated and Python boots from the snapshot, as on any visit after a reader's
+first page), and Chromium's caches stay warm. A fresh profile costs a first page's worth of work
+on every test (registering the service worker, the reload, Python from its files, compiling its
+WebAssembly): about three times as long as a returning page. Each test still gets its own pages
+and storage: when it ends, its pages are closed and the site's local storage, IndexedDB and
+cookies are cleared (not its Cache Storage, where the snapshot lives, nor the service worker).
+The shared context refuses what would outlive the test (routes, init scripts, listeners,
+permissions): a test that needs those, or a first visit, is marked
+``@pytest.mark.fresh_context(**options)`` and gets a new, empty context of its own, with those
+Playwright options (``fresh_context(service_workers="block")``). A module whose tests only read
+a page can open it once in a module-scoped fixture on ``returning_reader`` and wrap each test in
+``page_watch.watching``, as test_accessibility.py's axe sweep does with its own contexts.
 
 Without ``/usr/bin/chromium`` (or Playwright) the tests skip; with ``CI=true`` they fail
 (tests/missing_tools.py).
@@ -18,39 +27,15 @@ Without ``/usr/bin/chromium`` (or Playwright) the tests skip; with ``CI=true`` t
 
 from __future__ import annotations
 
-import http.server
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 from harness import CHROMIUM, launch_chromium, serve, serve_site, stop
-from pages import ARTIFACTS
+from page_watch import OffsiteProxy, PageWatch, RecordingProxy, watching
+from pages import open_page, page_url, runnable_pages, wait_for_one_snapshot
 
 from missing_tools import missing
-
-BROWSER_OWN_HOSTS = ("update.googleapis.com", "accounts.google.com", "clients2.google.com")
-LOOPBACK = ("http://127.0.0.1:", "data:", "blob:")
-
-
-class _RecordingProxy(http.server.BaseHTTPRequestHandler):
-    """Refuses every proxied request (and CONNECT tunnel) and writes down where it went."""
-
-    records: list[str]
-
-    def _refuse(self) -> None:
-        self.records.append(f"{self.command} {self.path}")
-        self.send_error(403, "scratchgrad's browser tests allow no request to other hosts")
-
-    def __getattr__(self, name: str):
-        if name.startswith("do_"):  # do_GET, do_CONNECT, ...: whatever the method, refuse it
-            return self._refuse
-        raise AttributeError(name)
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
 
 FIXTURE_PAGE = Path(__file__).with_name("runner-fixture.html")
 
@@ -63,17 +48,9 @@ def site_url(site_dir: Path) -> Iterator[str]:
     stop(server)
 
 
-@dataclass
-class OffsiteProxy:
-    """The recording proxy: its port, and every request Chromium tried to send off this machine."""
-
-    port: int
-    requests: list[str]
-
-
 @pytest.fixture(scope="session")
 def offsite_proxy() -> Iterator[OffsiteProxy]:
-    handler = type("Proxy", (_RecordingProxy,), {"records": []})
+    handler = type("Proxy", (RecordingProxy,), {"records": []})
     server = serve(handler)
     yield OffsiteProxy(server.server_port, handler.records)
     stop(server)
@@ -95,27 +72,6 @@ def browser(offsite_proxy: OffsiteProxy):
         launched.close()
 
 
-@dataclass
-class PageWatch:
-    """What the pages of one test (and their workers) did that a reader would count as broken."""
-
-    errors: list[str] = field(default_factory=list)
-    offsite: list[str] = field(default_factory=list)
-
-    def attach(self, context) -> None:
-        context.on("console", self._console)
-        context.on("weberror", lambda error: self.errors.append(f"uncaught: {error.error}"))
-        context.on("request", lambda request: self._request(request.url))
-
-    def _console(self, message) -> None:
-        if message.type == "error":
-            self.errors.append(f"console.error: {message.text} ({message.location.get('url')})")
-
-    def _request(self, url: str) -> None:
-        if not url.startswith(LOOPBACK):
-            self.offsite.append(url)
-
-
 @pytest.fixture
 def watch() -> PageWatch:
     return PageWatch()
@@ -123,34 +79,84 @@ def watch() -> PageWatch:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "context_options(**options): extra options of the test's browser context"
+        "markers",
+        "fresh_context(**options): the test's `context` is a new, empty one (a first visit) with these "
+        "Playwright options, instead of the session's returning reader",
     )
 
 
-@pytest.fixture
-def context(browser, watch: PageWatch, offsite_proxy: OffsiteProxy, request: pytest.FixtureRequest):
-    """A fresh browser context (own storage and service workers); clean logs are asserted after.
+VIEWPORT = {"width": 1280, "height": 900}
+CLEARED_BETWEEN_TESTS = "cookies,indexeddb,local_storage,websql,file_systems"
+"""What a test in the shared context leaves behind and the next one must not see (CDP's
+Storage.clearDataForOrigin names): everything but cache_storage (the Pyodide snapshot) and
+service_workers (what makes the reader a returning one)."""
 
-    ``@pytest.mark.context_options(service_workers="block")`` passes options to Playwright.
-    """
-    already_seen = len(offsite_proxy.requests)
-    marker = request.node.get_closest_marker("context_options")
-    options = marker.kwargs if marker else {}
-    created = browser.new_context(viewport={"width": 1280, "height": 900}, **options)
-    watch.attach(created)
+
+@pytest.fixture(scope="session")
+def returning_reader(browser, site_url: str, offsite_proxy: OffsiteProxy):
+    """The session's shared context: a reader who has been here before (service worker active,
+    Pyodide snapshot saved), made so by opening the first chapter once."""
+    created = browser.new_context(viewport=VIEWPORT)
+    with watching(created, offsite_proxy):
+        first = open_page(created, page_url(site_url, runnable_pages()[0]))
+        wait_for_one_snapshot(first)
+        first.close()
     yield created
     created.close()
-    assert watch.errors == [], "a page or worker logged errors"
-    assert watch.offsite == [], "the site requested other hosts"
-    background = offsite_proxy.requests[already_seen:]
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with (ARTIFACTS / "browser-background-requests.txt").open("a") as log:
-        log.writelines(f"{request}\n" for request in background)
-    unexplained = [request for request in background if _host(request) not in BROWSER_OWN_HOSTS]
-    assert unexplained == [], "Chromium sent requests to hosts other than its own services"
 
 
-def _host(proxied_request: str) -> str:
-    """The host of a proxy record: ``CONNECT host:443`` or ``GET http://host/path``."""
-    target = proxied_request.split(" ", 1)[1]
-    return urlsplit(target).hostname if "://" in target else target.rsplit(":", 1)[0]
+class SharedContext:
+    """The returning reader as a test sees it: pages yes, lasting changes no (see the module's doc)."""
+
+    OUTLIVE_THE_TEST = frozenset({
+        "add_cookies", "add_init_script", "clear_cookies", "clear_permissions", "close",
+        "expose_binding", "expose_function", "grant_permissions", "on", "once", "route",
+        "route_from_har", "route_web_socket", "set_default_navigation_timeout", "set_default_timeout",
+        "set_extra_http_headers", "set_geolocation", "set_offline", "unroute", "unroute_all",
+    })  # fmt: skip
+
+    def __init__(self, context) -> None:
+        self._context = context
+
+    def __getattr__(self, name: str):
+        if name in self.OUTLIVE_THE_TEST:
+            raise RuntimeError(
+                f"context.{name}() would outlive this test in the shared context: "
+                "mark the test @pytest.mark.fresh_context"
+            )
+        return getattr(self._context, name)
+
+
+@pytest.fixture
+def context(
+    browser, watch: PageWatch, offsite_proxy: OffsiteProxy, site_url: str, request: pytest.FixtureRequest
+):
+    """The returning reader (shared), or with ``@pytest.mark.fresh_context(**options)`` a new,
+    empty context; either way the test's pages must log no error and request no other host."""
+    marker = request.node.get_closest_marker("fresh_context")
+    if marker:
+        used = browser.new_context(**{"viewport": VIEWPORT, **marker.kwargs})
+    else:
+        used = request.getfixturevalue("returning_reader")
+    try:
+        with watching(used, offsite_proxy, watch):
+            yield used if marker else SharedContext(used)
+            for page in used.pages:
+                page.close()
+    finally:
+        if marker:
+            used.close()
+        else:
+            forget_the_tests_storage(used, site_url)
+
+
+def forget_the_tests_storage(context, site_url: str) -> None:
+    """Clear what a test stored for the site (CLEARED_BETWEEN_TESTS), through a blank page's CDP session."""
+    blank = context.new_page()
+    cdp = context.new_cdp_session(blank)
+    try:
+        origin = site_url.rstrip("/")
+        cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": CLEARED_BETWEEN_TESTS})
+    finally:
+        cdp.detach()
+        blank.close()

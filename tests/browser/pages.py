@@ -38,13 +38,16 @@ LOAD_TIMEOUT_MS = 120_000
 BLOCK_TIMEOUT_MS = 300_000
 
 
-def open_page(context, url: str, *, isolated: bool = True):
+def open_page(context, url: str, *, isolated: bool = True, color_scheme: str | None = None):
     """Open `url` and wait until Python is ready; `isolated`: as a returning reader gets it.
 
     A reader's first page is not cross-origin isolated (the service worker registers while it is
     shown: web/isolation/coi-serviceworker.js); every page loaded once the worker is active is.
+    `color_scheme` ("light", "dark"): the reader's system preference, for this page only.
     """
     page = context.new_page()
+    if color_scheme:
+        page.emulate_media(color_scheme=color_scheme)
     page.goto(url)
     if isolated:
         become_isolated(page)

@@ -40,7 +40,7 @@ MEASURE = """
 """
 
 
-@pytest.mark.context_options(service_workers="block")
+@pytest.mark.fresh_context(service_workers="block")
 @pytest.mark.parametrize("width", [1280, 390])
 def test_every_drawing_fits_its_column(context, site_url, width):
     assert GRAPH_PAGES, "no chapter draws a graph: the test would check nothing"

@@ -506,6 +506,7 @@ def store_as_passed(context, work: dict[str, str]) -> None:
     )
 
 
+@pytest.mark.fresh_context
 def test_the_capstone_trains_with_the_readers_engine_as_cpython_does(context, site_url):
     work = readers_engine()
     store_as_passed(context, work)
@@ -534,6 +535,7 @@ def test_the_capstone_trains_with_the_readers_engine_as_cpython_does(context, si
     assert float(words[3]) == pytest.approx(shown["loss"], rel=1e-9)
 
 
+@pytest.mark.fresh_context
 def test_the_capstone_names_the_pieces_still_missing_instead_of_training(context, site_url):
     work = readers_engine()
     del work["mlp"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from pages import (
     SAVED_SNAPSHOTS,
     SNAPSHOT_CACHE,
@@ -49,6 +50,7 @@ def reload(page) -> None:
     wait_until_ready(page)
 
 
+@pytest.mark.fresh_context
 def test_the_first_boot_saves_a_snapshot_and_the_next_load_restores_it(context, site_url):
     page = open_page(context, page_url(site_url, FIRST_PAGE))
     wait_for_one_snapshot(page)
@@ -70,6 +72,7 @@ def test_the_first_boot_saves_a_snapshot_and_the_next_load_restores_it(context, 
     assert page.evaluate(SAVED_SNAPSHOTS) == [saved], "a restore must not save another snapshot"
 
 
+@pytest.mark.fresh_context
 def test_a_broken_snapshot_is_dropped_and_python_boots_from_its_files(context, site_url):
     page = open_page(context, page_url(site_url, FIRST_PAGE))
     saved = wait_for_one_snapshot(page)

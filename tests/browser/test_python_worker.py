@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from docs_pages import page_url, runnable_pages
 
 REQUEST_AFTER_MS = 2000
@@ -42,6 +44,7 @@ def build_id(site_dir: Path) -> str:
     return re.search(r"pyodide-lock\.json\?build=(\w+)", chapter).group(1)
 
 
+@pytest.mark.fresh_context
 def test_python_boots_before_the_page_asks_it_to_start(context, site_url, site_dir):
     probe = PROBE_PAGE.replace("REQUEST_AFTER_MS", str(REQUEST_AFTER_MS)).replace("BUILD", build_id(site_dir))
     page = context.new_page()

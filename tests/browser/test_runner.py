@@ -65,6 +65,7 @@ def test_stop_interrupts_a_runaway_loop_within_a_second_and_keeps_the_namespace(
     assert run_code(page, "print(kept)")["printed"] == "42\n"
 
 
+@pytest.mark.fresh_context
 def test_without_isolation_stop_restarts_python_and_says_the_namespace_is_gone(context, site_url):
     context.add_init_script(WITHOUT_ISOLATION)
     site_page = open_page(context, page_url(site_url, FIRST_PAGE), isolated=False)
@@ -103,6 +104,7 @@ def follow_nav_link(page, source: str) -> None:
     page.locator(f'a.md-nav__link[href$="{page_url("", source)}"]:visible').first.click()
 
 
+@pytest.mark.fresh_context
 def test_a_first_visit_shows_its_page_once_and_the_next_link_loads_an_isolated_page(context, site_url):
     site_page = context.new_page()
     workers = python_workers_started(site_page)
@@ -138,6 +140,7 @@ def test_a_first_visit_shows_its_page_once_and_the_next_link_loads_an_isolated_p
     assert site_page.evaluate("window.sameDocument") is True
 
 
+@pytest.mark.fresh_context
 @pytest.mark.parametrize("no_worker", [REGISTERING_FAILS, NEVER_ACTIVATES], ids=["fails", "never-active"])
 def test_without_an_active_service_worker_pages_run_and_links_stay_instant(context, site_url, no_worker):
     context.add_init_script(no_worker)
@@ -240,7 +243,7 @@ def test_run_from_top_runs_every_block_down_to_this_one(page):
     assert runs_after == [runs + 1 for runs in runs_before[: target + 1]] + [runs_before[target + 1]]
 
 
-@pytest.mark.context_options(permissions=["clipboard-read", "clipboard-write"])
+@pytest.mark.fresh_context(permissions=["clipboard-read", "clipboard-write"])
 def test_copy_puts_the_readers_code_on_the_clipboard(page):
     replace_code(page, 0, "print('copied')\n")
     copy = block(page, 0).locator(".sg-button--copy")
@@ -308,6 +311,7 @@ def python_workers_started(page) -> list[str]:
     return workers
 
 
+@pytest.mark.fresh_context
 def test_a_runnable_page_starts_python_from_its_head_and_the_runner_adopts_that_worker(context, site_url):
     held_back_s = 1.5
     context.add_init_script(WITHOUT_ISOLATION)  # no service worker: the routes see every request
@@ -340,6 +344,7 @@ def test_instant_navigation_keeps_python_loaded_and_gives_each_page_its_namespac
     assert after["error"].splitlines()[-1] == "NameError: name 'only_here' is not defined"
 
 
+@pytest.mark.fresh_context
 def test_a_load_failure_says_so_in_the_status_line_and_where_the_reader_runs(context, site_url, watch):
     context.add_init_script(WITHOUT_ISOLATION)  # no service worker, so routing sees every request
     context.route("**/pyodide/python_stdlib.zip", lambda route: route.abort())
@@ -372,11 +377,13 @@ def scripts_loaded(context, url: str) -> dict[str, int]:
     context.on("response", note)
     site_page = context.new_page()
     site_page.goto(url)
-    site_page.wait_for_function("typeof scratchgrad === 'object'", timeout=60_000)
-    site_page.wait_for_load_state("networkidle")
+    site_page.wait_for_function("typeof scratchgrad === 'object'", timeout=LOAD_TIMEOUT_MS)
+    # A chapter downloads Python meanwhile: on a busy machine, past Playwright's default 30 s.
+    site_page.wait_for_load_state("networkidle", timeout=LOAD_TIMEOUT_MS)
     return loaded
 
 
+@pytest.mark.fresh_context
 def test_a_page_of_prose_loads_the_runner_but_no_editor_or_playground_code(context, site_url):
     chapter = scripts_loaded(context, page_url(site_url, FIRST_PAGE))
     prose = scripts_loaded(context, page_url(site_url, "notation.md"))

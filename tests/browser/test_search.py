@@ -10,7 +10,10 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+import pytest
 from pages import WITHOUT_ISOLATION, page_url, runnable_pages, wait_until_ready
+
+pytestmark = pytest.mark.fresh_context  # routes and listeners on the context; Python booting from its files
 
 FIRST_PAGE = runnable_pages()[0]
 PAGE_WITHOUT_PYTHON = "about.md"

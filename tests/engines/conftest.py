@@ -2,13 +2,13 @@
 
 Every test runs once per engine, each time in a fresh profile (no cache, no service worker yet),
 and fails if the page logged an error (Firefox: console errors and uncaught exceptions; WebKit,
-which has no console over WebDriver: the failures the page shows). Without an engine the tests
-skip; with ``CI=true`` they fail.
+which has no console over WebDriver: the failures the page shows). The site is tests/conftest.py's
+``site_dir`` (built once, or ``SCRATCHGRAD_SITE_DIR``); a missing engine follows
+tests/missing_tools.py: a skip, or with ``CI=true`` a failure.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,9 +17,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))  # the shared site harness
 
-from harness import build_site, serve_site, stop
+from harness import serve_site, stop
 
 from engines import ENGINES, Engine, MissingEngineError
+from missing_tools import missing
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -27,16 +28,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "filterwarnings", "ignore:setting remote_server_addr in RemoteConnection:DeprecationWarning"
     )
-
-
-@pytest.fixture(scope="session")
-def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site as `mkdocs build --strict` writes it (SCRATCHGRAD_SITE_DIR: use a built one)."""
-    if prebuilt := os.environ.get("SCRATCHGRAD_SITE_DIR"):
-        return Path(prebuilt)
-    out = tmp_path_factory.mktemp("site")
-    build_site(out)
-    return out
 
 
 @pytest.fixture(scope="session")
@@ -50,10 +41,8 @@ def site_url(site_dir: Path) -> Iterator[str]:
 def running_engine(request: pytest.FixtureRequest) -> Iterator[Engine]:
     try:
         engine = ENGINES[request.param]()
-    except MissingEngineError as missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{missing}: the engine tests cannot run (CI=true makes this a failure)")
-        pytest.skip(str(missing))
+    except MissingEngineError as error:
+        missing(f"{error}: the engine tests cannot run")
     yield engine
     engine.close()
 
