@@ -3,8 +3,8 @@
 For every exercise of the registry, read its chapter's built page: the code printed above the
 exercise (every ``<pre>``, collapsed blocks and earlier exercises included) must not define what the
 exercise's reference solution defines, and must not hold more than a small fraction of the
-solution's lines that its stub does not already give. The book's version of the piece comes after the exercise, in a collapsed
-``details.sg-book`` that names the exercise (hooks/exercises.py).
+solution's lines that its stub does not already give. The book's version of the piece comes after
+the exercise, in a collapsed ``details.sg-book`` that names the exercise (hooks/exercises.py).
 """
 
 from __future__ import annotations
