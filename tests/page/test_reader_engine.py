@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from docs_pages import page_fences
@@ -16,6 +18,11 @@ SOLUTIONS = {exercise.id: exercise.solution for exercise in EXERCISES}
 NATURAL = {**SOLUTIONS, "local-derivatives": SOLUTIONS["local-derivatives"].replace(".grad +=", ".grad =")}
 """The engine of a reader who wrote their first rules the natural way, with = (and no accumulate yet)."""
 del NATURAL["accumulate"]
+ACCUMULATING = {
+    **SOLUTIONS,
+    "local-derivatives": re.sub(r"\.grad = (?=.*out\.grad)", ".grad += ", SOLUTIONS["local-derivatives"]),
+}
+"""The engine of a reader who added their shares (+=) from their first rules on."""
 REUSED = """\
 from scratchgrad.stages.closures import Value
 
@@ -83,8 +90,8 @@ def test_the_readers_fix_joins_after_its_chapter():
 
 
 def test_the_overwrite_switch_writes_equals_into_an_engine_that_accumulates():
-    assert run(REUSED, "accumulating-gradients", SOLUTIONS).printed == "-2.0\n"
-    assert run(REUSED, "accumulating-gradients", SOLUTIONS, bug="overwrite").printed == "-3.0\n"
+    assert run(REUSED, "accumulating-gradients", ACCUMULATING).printed == "-2.0\n"
+    assert run(REUSED, "accumulating-gradients", ACCUMULATING, bug="overwrite").printed == "-3.0\n"
 
 
 def test_the_overwrite_stage_is_the_readers_engine_with_equals():
@@ -112,7 +119,7 @@ def test_a_page_gets_one_class_so_values_of_two_blocks_work_together():
 
 
 def test_a_piece_that_raises_when_loaded_is_replaced_by_the_books_and_named_in_the_output():
-    broken = {**SOLUTIONS, "backward": "raise RuntimeError('half written')"}
+    broken = {**ACCUMULATING, "backward": "raise RuntimeError('half written')"}
     printed = run(REUSED, "automatic-backward", broken).printed
     assert printed == "(your “backward()” raised RuntimeError when loaded: the book's is used)\n-2.0\n"
 
@@ -141,9 +148,9 @@ def test_a_piece_not_passed_is_the_books():
 )
 def test_a_correct_engine_prints_what_the_book_prints(page, count):
     """The chapter's first `count` runnable blocks, in order, on the book's engine and on the reference
-    pieces."""
+    pieces, with shares added (+=) from the first rules on."""
     book, yours = blocks.new_namespace(), blocks.new_namespace()
-    engine = ReaderEngine.load(page, SOLUTIONS)
+    engine = ReaderEngine.load(page, ACCUMULATING)
     runnable = [fence for fence in page_fences(f"{page}.md") if fence.runnable]
     assert len(runnable) >= count
     for n, fence in enumerate(runnable[:count]):
