@@ -19,7 +19,7 @@ permissions): a test that needs those, or a first visit, is marked
 ``@pytest.mark.fresh_context(**options)`` and gets a new, empty context of its own, with those
 Playwright options (``fresh_context(service_workers="block")``). A module whose tests only read
 a page can open it once in a module-scoped fixture on ``returning_reader`` and wrap each test in
-``page_watch.watching``, as test_accessibility.py's axe sweep does with its own contexts.
+``page_watch.watching``.
 
 Without ``/usr/bin/chromium`` (or Playwright) the tests skip; with ``CI=true`` they fail
 (tests/missing_tools.py).

@@ -12,8 +12,7 @@ Two nets catch requests to other hosts:
 Console errors and uncaught exceptions of any page or worker fail the test too.
 
 `watching(context, proxy)` does all three around a block of a test; conftest.py's `context`
-fixture uses it for every test, and a module that keeps a context of its own (the axe sweep's
-one per color scheme) wraps each test in it.
+fixture uses it for every test, and a module that keeps a context of its own wraps each test in it.
 """
 
 from __future__ import annotations

@@ -14,11 +14,9 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import pytest
 from harness import CHROMIUM, CHROMIUM_ARGS
-from page_watch import watching
 from pages import (
     ARTIFACTS,
     DOCS,
@@ -41,7 +39,6 @@ EDITOR_PAGE = "automatic-backward.md"
 RUN_PAGE = "derivatives.md"
 """A page whose first blocks draw no graph, so a reader's code in them runs on its own."""
 PHONE = {"width": 390, "height": 844}
-VIEWPORT = {"width": 1280, "height": 900}
 AXE_RUN = """
 async () => {
   const { violations } = await axe.run(document, { resultTypes: ["violations"] });
@@ -83,42 +80,27 @@ def test_every_built_page_is_checked(site_dir):
     assert built == set(site_pages())
 
 
-@pytest.fixture(scope="module")
-def scheme_contexts(browser) -> Iterator[dict[str, object]]:
-    """One context per color scheme for the whole sweep, made on first use: each page is loaded
-    anew, but Chromium's caches (Pyodide's files, its compiled WebAssembly) serve every page after
-    the first. Without the service worker (WITHOUT_ISOLATION): a first visit's page, never reloaded."""
-    made: dict[str, object] = {}
-
-    def context_for(scheme: str):
-        if scheme not in made:
-            made[scheme] = browser.new_context(viewport=VIEWPORT, color_scheme=scheme)
-            made[scheme].add_init_script(WITHOUT_ISOLATION)
-        return made[scheme]
-
-    yield context_for
-    for context in made.values():
-        context.close()
-
-
 @pytest.mark.parametrize("built_page", site_pages())
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_no_serious_axe_violation(scheme_contexts, offsite_proxy, site_url, built_page, scheme, watch):
+def test_no_serious_axe_violation(browser, site_url, built_page, scheme, watch):
     if not AXE.is_file():
         pytest.fail(f"{AXE} is missing: npm ci")
-    with watching(scheme_contexts(scheme), offsite_proxy, watch):
-        page = scheme_contexts(scheme).new_page()
-        try:
-            page.goto(site_url + built_page)
-            want = "slate" if scheme == "dark" else "default"
-            page.wait_for_function("s => document.body.dataset.mdColorScheme === s", arg=want)
-            settle(page)
-            page.add_script_tag(path=str(AXE))
-            violations = page.evaluate(AXE_RUN)
-        finally:
-            page.close()
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    context.add_init_script(WITHOUT_ISOLATION)
+    watch.attach(context)
+    try:
+        page = context.new_page()
+        page.goto(site_url + built_page)
+        want = "slate" if scheme == "dark" else "default"
+        page.wait_for_function("s => document.body.dataset.mdColorScheme === s", arg=want)
+        settle(page)
+        page.add_script_tag(path=str(AXE))
+        violations = page.evaluate(AXE_RUN)
+    finally:
+        context.close()
     bad = [v for v in violations if v["impact"] in ("serious", "critical") or v["id"] in ALSO_FORBIDDEN]
     assert bad == [], f"{built_page} ({scheme}): " + "\n".join(f"{v['id']}: {v['nodes']}" for v in bad)
+    assert watch.errors == []
 
 
 def settle(page) -> None:
