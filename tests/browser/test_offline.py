@@ -16,6 +16,7 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
 from harness import stop
 from pages import (
     ARTIFACTS,
@@ -48,6 +49,7 @@ def kept_offline(page) -> str:
     return line.text_content()
 
 
+@pytest.mark.fresh_context
 def test_one_visit_online_then_every_page_opens_and_python_runs_offline(context, site_dir):
     server, base, _, _ = serve_under_sub_path(site_dir)
     listing = json.loads((site_dir / "offline.json").read_text())
@@ -87,6 +89,7 @@ def test_one_visit_online_then_every_page_opens_and_python_runs_offline(context,
     assert [name for name in page.evaluate("caches.keys()") if name.startswith("scratchgrad-site")] == []
 
 
+@pytest.mark.fresh_context
 def test_a_new_build_reaches_a_reader_who_has_the_old_one_with_their_edits_kept(context, site_dir, tmp_path):
     new_build = tmp_path / "new"
     shutil.copytree(site_dir, new_build, copy_function=os.link)  # hard links: no 30 MB copy
