@@ -55,13 +55,13 @@ def report_w1(title: str, result: dict, targets: dict[str, float]) -> None:
     medians = result["median_step_seconds"]
     print(f"\n{title}: {result['repeats']} interleaved runs × {result['steps']} steps per engine")
     cpu_medians = result["median_step_cpu_seconds"]
-    print(f"  {'':<22} {'wall ms/step':>14} {'CPU ms/step':>14}   (medians)")
+    print(f"  {'':<28} {'wall ms/step':>14} {'CPU ms/step':>14}   (medians)")
     for engine, seconds in medians.items():
-        print(f"  {engine:<22} {seconds * 1000:14.2f} {cpu_medians[engine] * 1000:14.2f}")
+        print(f"  {engine:<28} {seconds * 1000:14.2f} {cpu_medians[engine] * 1000:14.2f}")
     for engine, ratio in result["ratios"].items():
         target = targets.get(engine)
         against = f"(target ≥ {target}×, wall: {verdict(ratio >= target)})" if target else "(no target)"
-        print(f"  {'ratio ' + engine:<22} {ratio:13.1f}× {result['cpu_ratios'][engine]:13.1f}×   {against}")
+        print(f"  {'ratio ' + engine:<28} {ratio:13.1f}× {result['cpu_ratios'][engine]:13.1f}×   {against}")
     agree = "agree" if result["trajectories_agree"] else "DISAGREE"
     print(
         f"  loss trajectories {agree} with micrograd's: worst relative difference "
