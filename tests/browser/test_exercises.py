@@ -332,7 +332,8 @@ def test_a_deliberately_wrong_backward_draws_the_graph_with_exactly_that_node_wr
     type_code(page, "power-and-exp", exp_rule.wrong_source("exp-rule"))  # d exp(a)/da = a, not exp(a)
     result = press_check(page, "power-and-exp")
     failed = [line["text"] for line in result["checks"] if not line["passed"]]
-    assert len(failed) == 2  # exp(x), and exp(x) ** 2 · x
+    assert len(failed) == 3  # exp(x), exp(x) ** 2 · x, and exp's share (a rule, drawn without a graph)
+    assert "your rule for exp (your code for 'power-and-exp')" in failed[2]
     assert "Node by node, against central differences: x: expected 1.649, got 0.5." in failed[0]
     assert "look at the backward of 'exp'" in failed[0]
     figures = exercise(page, "power-and-exp").locator(".sg-check--fail .sg-check-graph")

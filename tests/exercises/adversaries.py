@@ -1444,7 +1444,7 @@ def train(model, xs, ys, steps, learning_rate):
     return -p.log()""",
         ),
         False,
-        "logits of ±1000 do not overflow: raised ValueError: math domain error",
+        "logits of ±1000 do not overflow: raised ValueError",
     ),
     Case(
         "softmax-cross-entropy",

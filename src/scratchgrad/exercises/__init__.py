@@ -15,7 +15,7 @@ The public API (the browser's worker and the command line both use it):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from scratchgrad.exercises.registry import EXERCISES, UnknownExerciseError, by_id
 from scratchgrad.exercises.report import Report
@@ -38,12 +38,16 @@ __all__ = [
 
 
 def check_all(
-    pieces: Mapping[str, str], *, time_limit: float | None = DEFAULT_TIME_LIMIT
+    pieces: Mapping[str, str],
+    *,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    on_report: Callable[[Report], None] | None = None,
 ) -> dict[str, Report]:
     """Check every piece the reader wrote, in the order of the story.
 
     Each exercise is checked on top of the reader's earlier pieces that passed; an earlier piece
-    that failed (or was never written) is replaced by its reference solution.
+    that failed (or was never written) is replaced by its reference solution. `on_report`, when
+    given, is called with each report as it is made.
     """
     passing: dict[str, str] = {}
     reports = {}
@@ -51,6 +55,8 @@ def check_all(
         if exercise.id in pieces:
             report = check(exercise.id, pieces[exercise.id], passing, time_limit=time_limit)
             reports[exercise.id] = report
+            if on_report is not None:
+                on_report(report)
             if report.passed:
                 passing[exercise.id] = pieces[exercise.id]
     return reports

@@ -5,8 +5,10 @@ reader's code, but not a loop inside one C call (``sum(itertools.repeat(0))``), 
 process survives ``os._exit(0)``. So the terminal runs the checks in a child Python: the parent
 waits at most a time limit, kills the child past it, and believes a verdict only when the child has
 written its **complete record** — every report, and the nonce the parent gave it — to a file the
-parent named. Anything else (an exit by ``os._exit`` or a signal, a kill, a record cut short) is
-"did not finish", a failure.
+parent named. The limit runs per piece: each report the child finishes is a sign of life (a line
+in a second file), and the parent waits at most one piece's time limit, plus start-up, for the
+next. Anything else (an exit by ``os._exit`` or a signal, a kill, a record cut short) is "did not
+finish", a failure.
 
 Pyodide cannot start processes: there, `run_checks` runs in this process (the page's worker
 has its own guard, the Stop button).
@@ -20,7 +22,8 @@ import secrets
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from scratchgrad.exercises.report import Report, report_from_dict
@@ -41,19 +44,16 @@ def run_checks(pieces: Mapping[str, str], target: str | None, time_limit: float)
     if sys.platform == "emscripten":
         return _reports(payload)
     nonce = secrets.token_hex(16)
-    budget = time_limit * (len(pieces) + 1) + STARTUP_SECONDS
+    patience = time_limit + STARTUP_SECONDS
     with tempfile.TemporaryDirectory(prefix="scratchgrad-check-") as folder:
         record = Path(folder) / "record.json"
         command = [sys.executable, "-m", "scratchgrad.exercises.isolated", str(record), nonce]
-        try:
-            child = subprocess.run(
-                command, input=json.dumps(payload), capture_output=True, text=True, timeout=budget
-            )
-        except subprocess.TimeoutExpired:
-            raise DidNotFinish(
-                f"did not finish: the check ran longer than {budget:g} s and was stopped — is there a loop "
-                "that never ends, perhaps inside one call such as sum(itertools.repeat(0))?"
-            ) from None
+        with subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True
+        ) as child:
+            child.stdin.write(json.dumps(payload))
+            child.stdin.close()
+            _wait(child, Path(f"{record}.progress"), patience)
         data = _read(record, nonce)
     if data is None:
         how = f"exit code {child.returncode}" if child.returncode >= 0 else f"signal {-child.returncode}"
@@ -62,6 +62,23 @@ def run_checks(pieces: Mapping[str, str], target: str | None, time_limit: float)
             "os._exit() or exit the process some other way, or was it killed?"
         )
     return {exercise: report_from_dict(report) for exercise, report in data["reports"].items()}
+
+
+def _wait(child: subprocess.Popen, progress: Path, patience: float) -> None:
+    """Wait for `child`; kill it once `patience` seconds pass without a new report in `progress`."""
+    last_size, last_change = -1, time.monotonic()
+    while child.poll() is None:
+        size = progress.stat().st_size if progress.exists() else 0
+        if size != last_size:
+            last_size, last_change = size, time.monotonic()
+        elif time.monotonic() - last_change > patience:
+            child.kill()
+            child.wait()
+            raise DidNotFinish(
+                f"did not finish: a check ran longer than {patience:g} s and was stopped — is there a loop "
+                "that never ends, perhaps inside one call such as sum(itertools.repeat(0))?"
+            )
+        time.sleep(0.05)
 
 
 def _read(record: Path, nonce: str) -> dict | None:
@@ -74,12 +91,12 @@ def _read(record: Path, nonce: str) -> dict | None:
     return data
 
 
-def _reports(payload: dict) -> dict[str, Report]:
+def _reports(payload: dict, on_report: Callable[[Report], None] | None = None) -> dict[str, Report]:
     from scratchgrad.exercises import check, check_all
 
     pieces, target, limit = payload["pieces"], payload["target"], payload["time_limit"]
     earlier = {piece: source for piece, source in pieces.items() if piece != target}
-    reports = check_all(earlier, time_limit=limit)
+    reports = check_all(earlier, time_limit=limit, on_report=on_report)
     if target is not None:
         passing = {piece: earlier[piece] for piece, report in reports.items() if report.passed}
         reports[target] = check(target, pieces[target], passing, time_limit=limit)
@@ -89,7 +106,12 @@ def _reports(payload: dict) -> dict[str, Report]:
 def _child(record: str, nonce: str) -> None:
     """In the child: read the payload from stdin, check, and write the complete record last."""
     payload = json.loads(sys.stdin.read())
-    reports = _reports(payload)
+
+    def alive(report: Report) -> None:
+        with open(f"{record}.progress", "a", encoding="utf-8") as file:
+            file.write(f"{report.exercise}\n")
+
+    reports = _reports(payload, alive)
     data = {"nonce": nonce, "reports": {k: r.as_dict() for k, r in reports.items()}, "complete": True}
     partial = f"{record}.partial"
     with open(partial, "w", encoding="utf-8") as file:
