@@ -2,7 +2,8 @@
 //
 //   node tests/pyodide/run_pytest.mjs [pytest arguments...]
 //
-// src/, tests/ and docs/ (the playground tests read the panels embedded in its pages) are
+// src/, tests/, docs/ (the playground tests read the panels embedded in its pages) and hooks/
+// (tests/docs_pages.py finds a page's URL by the build's own rule, hooks/site_urls.py) are
 // mounted read-only; pytest and hypothesis come from the wheels that
 // `make` downloads into build/pyodide-wheels (or $PYODIDE_WHEELS). The exit code is
 // pytest's, or 70 if the WebAssembly runtime itself died. Which tests run here, and why
@@ -14,7 +15,7 @@ import { exitCodeOfPython, REPO, startPyodide } from "./node_pyodide.mjs";
 const wheelDir = process.env.PYODIDE_WHEELS ?? path.join(REPO, "build", "pyodide-wheels");
 
 const pyodide = await startPyodide({
-  folders: ["src", "tests", "docs"],
+  folders: ["src", "tests", "docs", "hooks"],
   files: ["pyproject.toml", "README.md", "Makefile"],
   wheelDirs: [wheelDir],
 });
