@@ -69,19 +69,25 @@ def _agrees(engine: Engine) -> str:
     return "True for the neuron"
 
 
-@EXERCISE.check("gradients_agree catches a wrong backward rule")
-def _catches(engine: Engine) -> str:
+def _square_with_rule(engine: Engine, factor: float):
+    """x² as one node of the reader's Value, whose backward rule gives `factor` · 2x (1 is right)."""
     V = engine.Value  # noqa: N806
 
-    def square_with_a_bug(x):
+    def square(x):
         out = V(x.data**2, "", (x,), "sq")
 
         def _backward():
-            x.grad += x.data * out.grad  # should be 2 * x.data
+            x.grad += factor * 2 * x.data * out.grad
 
         out._backward = _backward
         return out
 
+    return square
+
+
+@EXERCISE.check("gradients_agree catches a wrong backward rule")
+def _catches(engine: Engine) -> str:
+    square_with_a_bug = _square_with_rule(engine, 0.5)  # gives x, where the rule is 2x
     verdict = engine.gradients_agree(square_with_a_bug, [1.5])
     _require_verdict(verdict, False, "for a node whose rule gives d(x²)/dx = x instead of 2x,")
     return "False for a rule that gives x instead of 2x"
@@ -102,17 +108,7 @@ def _scales(engine: Engine) -> str:
 
 @EXERCISE.check("gradients_agree uses the tolerance it is given")
 def _tolerance(engine: Engine) -> str:
-    V = engine.Value  # noqa: N806
-
-    def square_off_by_a_little(x):
-        out = V(x.data**2, "", (x,), "sq")
-
-        def _backward():
-            x.grad += 2 * x.data * (1 + 1e-4) * out.grad  # 1e-4 too much, relatively
-
-        out._backward = _backward
-        return out
-
+    square_off_by_a_little = _square_with_rule(engine, 1 + 1e-4)  # 1e-4 too much, relatively
     for tolerance, want in ((1e-3, True), (1e-5, False)):
         verdict = engine.gradients_agree(square_off_by_a_little, [1.5], tolerance)
         _require_verdict(
