@@ -233,11 +233,15 @@ def test_a_name_an_earlier_block_defines_gets_a_hint_and_run_from_top(context, s
 
 def test_tracebacks_number_blocks_as_the_editor_label_does(context, site_url):
     page = open_page(context, page_url(site_url, RUN_PAGE))
-    replace_code(page, 2, "1 / 0\n")
-    run_block(page, 2)
-    label = block(page, 2).locator(".cm-content").get_attribute("aria-label")
-    assert label.startswith("Python code, block 3 ")
-    assert '"<derivatives block 3>", line 1' in block_result(page, 2)["error"]
+    index = page.evaluate(  # a block in the main line, after the first: not in a closed book's version
+        """[...document.querySelectorAll('.sg-runnable')].findIndex(
+             (b, i) => i > 0 && b.querySelector('.cm-content') && !b.closest('details:not([open])'))"""
+    )
+    replace_code(page, index, "1 / 0\n")
+    run_block(page, index)
+    label = block(page, index).locator(".cm-content").get_attribute("aria-label")
+    assert label.startswith(f"Python code, block {index + 1} ")
+    assert f'"<derivatives block {index + 1}>", line 1' in block_result(page, index)["error"]
 
 
 # -- point 5: an edited block after a reload ----------------------------------------------------------
