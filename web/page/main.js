@@ -16,7 +16,6 @@
 // chunk, it would arrive after the panel it styles.
 import "../playground/playground.css";
 import { GraphRenderer } from "../graph/graph-renderer.js";
-import { showOfflineState } from "../offline/offline-status.js";
 import { PythonRuntime } from "../runtime/python-runtime.js";
 import { pythonFiles } from "../runtime/site-files.js";
 import { letSearchStart } from "../search/search-gate.js";
@@ -41,7 +40,6 @@ let page = null;
 let playgrounds = null;
 let exercises = null;
 let stopAccessibility = null;
-let offline = null; // the footer's "Available offline" line and the new-version notice
 
 let shown = 0; // counts the pages shown: a page left while its features loaded is not enhanced
 
@@ -55,7 +53,6 @@ async function showPage() {
   // Python starts (or the early launch is adopted) first: making editors takes a while on a long page.
   if (document.querySelector(NEEDS_PYTHON)) runtime.start().catch(() => {}); // the status line, or a check, reports it
   stopAccessibility = keepAccessible(document.querySelector(".md-content") ?? document.body);
-  offline?.showPage();
   const [blocks, panels, work] = await Promise.all(
     Object.values(FEATURES).map(({ selector, load }) => (document.querySelector(selector) ? load() : null)),
   );
@@ -89,7 +86,6 @@ function whenParsed(callback) {
 }
 
 whenParsed(() => {
-  offline = showOfflineState();
   if (globalThis.document$) globalThis.document$.subscribe(showPage);
   else showPage();
   letSearchStart(document.querySelector(NEEDS_PYTHON) ? runtime.start() : Promise.resolve());
