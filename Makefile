@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 EXTRAS := test,graph,torch,docs
 
-.PHONY: help setup setup-web test stage-times-reset lint js-format unit js-test pyodide-test docs docs-test browser-test engine-test serve bench bench-browser bench-playground clean
+.PHONY: help setup setup-web test stage-times-reset lint js-format unit js-test pyodide-test docs site docs-test browser-test engine-test serve bench bench-browser bench-playground clean
 
 # What each stage of `make test` costs: every stage prints its wall time when it ends and adds it
 # to $(STAGE_TIMES), which `make test` prints at the end with the total; the pytest stages also
@@ -26,6 +26,7 @@ help:
 	@echo "             one stage alone: make lint | unit | js-test | pyodide-test | docs-test | browser-test | engine-test"
 	@echo "make js-format   format the JavaScript and CSS with Prettier (make lint checks it)"
 	@echo "make docs    build the site into site/ (strict: any warning or failing block is an error)"
+	@echo "make site SITE_URL=https://…/   build site/ to publish at that address (docs/publish.md)"
 	@echo "make bench   speed benchmarks against micrograd (see benchmarks/README.md)"
 	@echo "make bench-browser   the in-browser runtime's start-up, first output and size"
 	@echo "make bench-playground   the training playground's steps and redraws per second in Chromium"
@@ -112,6 +113,12 @@ export NO_MKDOCS_2_WARNING := 1
 
 docs: setup setup-web
 	$(BIN)/mkdocs build --strict
+
+# The folder to upload to any static host: site/, built for the address it will be served from.
+# `make site SITE_URL=https://you.github.io/scratchgrad/` (docs/publish.md; the Pages workflow runs it).
+site: setup setup-web
+	@case "$(SITE_URL)" in https://*/) ;; *) echo "make site needs SITE_URL=https://…/ (ending in /)"; exit 1;; esac
+	SCRATCHGRAD_SITE_URL=$(SITE_URL) $(BIN)/mkdocs build --strict --site-dir site
 
 serve: setup setup-web
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000

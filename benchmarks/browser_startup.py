@@ -28,9 +28,10 @@
 4. First visits in Firefox ESR and WebKitGTK (tests/engines/engines.py drives them) the same way:
    from a fresh profile, navigation → ready, the site against the three bare boots, side by side
    in the same browser.
-5. Lighthouse (npm ``lighthouse``, Debian's Chromium): performance and best-practices scores of
-   the home page, a chapter and the Playground (mobile emulation, Lighthouse's default), with
-   FCP, LCP and layout shift, medians of three runs each.
+5. Lighthouse (npm ``lighthouse``, Debian's Chromium): performance, accessibility, best-practices
+   and SEO scores of the home page, a chapter and the Playground (mobile emulation, Lighthouse's
+   default), with FCP, LCP, total blocking time and layout shift, medians of three runs each; and
+   whether Chromium finds the site installable (``--lighthouse-only``: this part alone).
 6. First contentful paint of a chapter on a first visit, against the same chapter with the
    runtime taken out (the service worker's script, the early start, runner.js and runner.css):
    what the runtime delays the page's first paint by. Chromium, cold, alternating.
@@ -63,7 +64,7 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / directory) for directory in ("tests", "tests/browser", "tests/engines", "hooks")]
 
-from harness import CHROMIUM, build_site, launch_chromium, serve_site, stop  # noqa: E402
+from harness import CHROMIUM, CHROMIUM_ARGS, build_site, launch_chromium, serve_site, stop  # noqa: E402
 from page_head import at_top_of_head  # noqa: E402
 from pages import (  # noqa: E402
     SERVICE_WORKER_CONTROLS,
@@ -342,7 +343,7 @@ def measure_cold_in_engines(site_page: str, base: str, beside_page: str, cold_re
 
 
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
-LIGHTHOUSE_CATEGORIES = ("performance", "best-practices")
+LIGHTHOUSE_CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 
 
 LIGHTHOUSE_RUNS = 3  # one run's performance score swings by ±15 with the machine's load
@@ -375,7 +376,41 @@ def lighthouse_run(url: str) -> dict:
     for paint in ("first-contentful-paint", "largest-contentful-paint"):
         run[f"{paint}_ms"] = round(audits[paint]["numericValue"])
     run["cumulative-layout-shift"] = round(audits["cumulative-layout-shift"]["numericValue"], 3)
+    run["total-blocking-time_ms"] = round(audits["total-blocking-time"]["numericValue"])
     return run
+
+
+def installability_errors(playwright, url: str) -> list[str]:
+    """What Chromium says keeps `url` from being installed as an app ([] = installable).
+
+    Lighthouse 12 no longer audits installability, so Chromium is asked (DevTools'
+    Page.getInstallabilityErrors) in a profile of its own: a private one is never installable.
+    """
+    with tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            page = context.new_page()
+            page.goto(url)
+            page.wait_for_function(SERVICE_WORKER_CONTROLS, timeout=LOAD_TIMEOUT_MS)
+            cdp = context.new_cdp_session(page)
+            errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+            return [error["errorId"] for error in errors]
+        finally:
+            context.close()
+
+
+def lighthouse_pages(base: str, chapter: str) -> dict[str, str]:
+    return {"home": base, "chapter": chapter, "playground": base + "playground/"}
+
+
+def measure_lighthouse(playwright, base: str, chapter: str) -> dict:
+    """Lighthouse's figures of the three pages, and Chromium's installability of the site."""
+    return {
+        "installability_errors": installability_errors(playwright, base),
+        "lighthouse": lighthouse_scores(lighthouse_pages(base, chapter)),
+    }
 
 
 def file_sizes(path: Path) -> dict:
@@ -424,13 +459,19 @@ def report(results: dict) -> None:
     print("\nFirst contentful paint of a chapter, first visit, median:")
     print(f"  with the runtime {medians['with_runtime']:.0f} ms, without {medians['without_runtime']:.0f} ms:"
           f" delayed by {paint['delay_ms']:.0f} ms  runs {paint['ms']}")  # fmt: skip
+    report_lighthouse(results)
+
+
+def report_lighthouse(results: dict) -> None:
     print(f"\nLighthouse (mobile), median of {LIGHTHOUSE_RUNS} runs, scores out of 100:")
     for name, scores in results["lighthouse"].items():
         print(f"  {name:10}: performance {scores['performance']:>3} (runs {scores['performance_runs']}), "
-              f"best practices {scores['best-practices']:>3}, "
-              f"FCP {scores['first-contentful-paint_ms']} ms, "
-              f"LCP {scores['largest-contentful-paint_ms']} ms, "
+              f"accessibility {scores['accessibility']:>3}, best practices {scores['best-practices']:>3}, "
+              f"SEO {scores['seo']:>3}, FCP {scores['first-contentful-paint_ms']} ms, "
+              f"LCP {scores['largest-contentful-paint_ms']} ms, TBT {scores['total-blocking-time_ms']} ms, "
               f"CLS {scores['cumulative-layout-shift']}")  # fmt: skip
+    errors = results["installability_errors"]
+    print(f"  installable (Chromium): {'yes' if not errors else 'no: ' + ', '.join(errors)}")
 
 
 def main() -> None:
@@ -438,6 +479,7 @@ def main() -> None:
     parser.add_argument("--site", type=Path, help="a built site (default: build one now)")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--cold-repeats", type=int, default=3, help="first visits of each page, per engine")
+    parser.add_argument("--lighthouse-only", action="store_true", help="only Lighthouse and installability")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -458,9 +500,15 @@ def main() -> None:
         beside_page = base + beside_path.lstrip("/")
         next_page = page_url("", second)
         try:
+            if args.lighthouse_only:
+                with sync_playwright() as playwright:
+                    lighthouse = measure_lighthouse(playwright, base, site_page)
+                report_lighthouse(lighthouse)
+                return
             with sync_playwright() as playwright:
+                results = {"installability_errors": installability_errors(playwright, base)}
                 browser = launch_chromium(playwright)
-                results = {
+                results |= {
                     "page": site_page.removeprefix(base),
                     "start_up": measure_start_up(
                         browser, site_page, base, beside_page, next_page, args.repeats, args.cold_repeats
@@ -473,9 +521,7 @@ def main() -> None:
                 }
                 browser.close()
             results["engines"] = measure_cold_in_engines(site_page, base, beside_page, args.cold_repeats)
-            results["lighthouse"] = lighthouse_scores(
-                {"home": base, "chapter": site_page, "playground": base + "playground/"}
-            )
+            results["lighthouse"] = lighthouse_scores(lighthouse_pages(base, site_page))
             results["load_average"] = os.getloadavg()
         finally:
             stop(server)

@@ -28,6 +28,7 @@ HOST_ONLY_PATHS = {
     "tests/test_theme_overrides.py": "compares the theme overrides with Material's own partials",
     "tests/engines": "drives Firefox and WebKit",
     "tests/test_shared_rules.py": "reads the bundle's defines from the hook that bundles web/ (MkDocs, Node)",
+    "tests/test_publish_hook.py": "a site build hook that draws the icons with Pillow",
     "tests/test_readme.py": "checks the README against the whole repository (web/, .github/, .ci/)",
     "tests/test_exercise_order.py": "reads the built site's pages",
 }
