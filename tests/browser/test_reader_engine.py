@@ -7,25 +7,15 @@ module, each chapter loaded once: the tests run in order on the same pages.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from pages import ARTIFACTS, block, block_result, open_page, page_url, runs_of, wait_for_runs
 
 from conftest import PageWatch
-from scratchgrad.exercises.registry import EXERCISES, by_id
+from reader_work import ACCUMULATING, NATURAL, SOLUTIONS
+from scratchgrad.exercises.registry import by_id
 
-SOLUTIONS = {exercise.id: exercise.solution for exercise in EXERCISES}
 SWAPPED = {**SOLUTIONS, "local-derivatives": by_id("local-derivatives").wrong_source("product-not-swapped")}
 """A deliberately wrong engine: each factor of a product gets its own value as its gradient."""
-NATURAL = {k: v for k, v in SOLUTIONS.items() if k != "accumulate"}
-NATURAL["local-derivatives"] = SOLUTIONS["local-derivatives"].replace(".grad +=", ".grad =")
-"""The first rules written the natural way, with =, and the += fix not done yet."""
-ACCUMULATING = {
-    **SOLUTIONS,
-    "local-derivatives": re.sub(r"\.grad = (?=.*out\.grad)", ".grad += ", SOLUTIONS["local-derivatives"]),
-}
-"""A correct engine: shares added (+=) from the first rules on."""
 NEURON = 3  # chain-rule: the neuron o = tanh(x1·w1 + x2·w2 + b), drawn
 REUSED = 2  # accumulating-gradients: y = a·b + a, on the reader's own engine
 VERDICTS = "(gs) => Object.fromEntries(gs.map((g) => [g.dataset.sgNode, g.dataset.sgCheck]))"

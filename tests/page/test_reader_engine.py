@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from docs_pages import page_fences
-from scratchgrad.exercises.registry import EXERCISES
+from reader_work import ACCUMULATING, NATURAL, SOLUTIONS
 from scratchgrad.page import blocks, reader_engine
 from scratchgrad.page.reader_engine import STAGES, ReaderEngine, describe, pieces_on
 from scratchgrad.stages import closures, graph_only, overwrite_bug
 
 GRAPH_ONLY, CLOSURES, OVERWRITE = STAGES
-SOLUTIONS = {exercise.id: exercise.solution for exercise in EXERCISES}
-"""A correct engine: every piece passed with the reference solution."""
-NATURAL = {**SOLUTIONS, "local-derivatives": SOLUTIONS["local-derivatives"].replace(".grad +=", ".grad =")}
-"""The engine of a reader who wrote their first rules the natural way, with = (and no accumulate yet)."""
-del NATURAL["accumulate"]
-ACCUMULATING = {
-    **SOLUTIONS,
-    "local-derivatives": re.sub(r"\.grad = (?=.*out\.grad)", ".grad += ", SOLUTIONS["local-derivatives"]),
-}
-"""The engine of a reader who added their shares (+=) from their first rules on."""
 REUSED = """\
 from scratchgrad.stages.closures import Value
 
