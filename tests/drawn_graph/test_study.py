@@ -3,7 +3,7 @@
 import json
 
 from scratchgrad import Value
-from scratchgrad.drawn_graph.study import number, study, to_json
+from scratchgrad.drawn_graph.study import study, to_json
 from scratchgrad.stages import closures
 
 
@@ -47,6 +47,5 @@ def test_to_json_writes_non_finite_numbers_as_text():
     x = Value(0.0, label="x")
     out = x.relu()
     assert json.loads(to_json(out))["count"] == 2
-    assert number(float("nan")) == "nan"
-    assert number(-0.5) == "−0.5"
-    assert number(3.0) == "3.0"
+    nan = Value(float("nan"), label="nan")
+    assert '"nan"' in to_json(nan * 2.0)

@@ -83,8 +83,8 @@ def test_a_wrong_backward_names_every_wrong_node_and_sends_the_graph_to_draw():
 def test_a_wrong_share_names_the_op_whose_backward_passed_it():
     report = check("power-and-exp", by_id("power-and-exp").wrong_source("power-rule"))
     assert report.checks[0].message.endswith(
-        "Node by node, against central differences: x: expected 6.75, got 10.12. "
-        "out (**3) passed 10.12 to x.grad, where the chain rule gives 6.75: look at the backward of '**3'."
+        "Node by node, against central differences: x: expected 6.75, got 10.125. "
+        "out (**3) passed 10.125 to x.grad, where the chain rule gives 6.75: look at the backward of '**3'."
     )
 
 

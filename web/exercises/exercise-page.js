@@ -6,7 +6,8 @@ import { BookVersions } from "./book-version.js";
 import { ExerciseBlock } from "./exercise-block.js";
 import { WORK_CHANGED } from "./exercise-work.js";
 import { chapterProgress, engineProgress } from "./progress.js";
-import { createButton, createNote } from "../page/toolbar.js";
+import { createElement } from "../page/elements.js";
+import { createButton } from "../page/toolbar.js";
 import { download, exportWork, FILE_NAME, importWork } from "./work-file.js";
 
 export class ExercisePage {
@@ -53,7 +54,7 @@ export class ExercisePage {
   #workFileActions() {
     const bar = document.createElement("div");
     bar.className = "sg-engine__actions";
-    const said = createNote("sg-engine__said", { role: "status" });
+    const said = createElement("span", "sg-engine__said", { role: "status" });
     const exportTitle = `Download your code of every exercise as ${FILE_NAME}`;
     const exportButton = createButton("", "Export my engine", exportTitle, async () => {
       said.textContent = "Writing the file…";

@@ -1,7 +1,8 @@
 // A runnable block's row of buttons (Run, Run from top, Stop, Reset code, Copy) and the short
 // texts beside them: "edited", the run's state, and the hidden announcer a screen reader hears.
 
-import { createNote, createToolbar } from "./toolbar.js";
+import { createElement } from "./elements.js";
+import { createToolbar } from "./toolbar.js";
 
 const COPIED_MS = 1500;
 
@@ -17,9 +18,14 @@ export function createBlockToolbar(buttons, { fromTop, run, runFromTop, stop, re
   button("stop", "Stop", "Stop the running code", stop).hidden = true;
   button("reset", "Reset code", "Put back the block's original code", reset);
   button("copy", "Copy", "Copy the code", () => copy(buttons.copy, code()));
-  const edited = createNote("sg-edited", { title: "Your version of this block, kept in this browser" }, "edited");
-  const state = createNote("sg-block-state", { "aria-live": "polite" });
-  const announcer = createNote("sg-visually-hidden", { role: "status" });
+  const edited = createElement(
+    "span",
+    "sg-edited",
+    { title: "Your version of this block, kept in this browser" },
+    "edited",
+  );
+  const state = createElement("span", "sg-block-state", { "aria-live": "polite" });
+  const announcer = createElement("span", "sg-visually-hidden", { role: "status" });
   bar.append(edited, state, announcer);
   return { bar, edited, state, announcer };
 }

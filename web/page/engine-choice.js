@@ -8,6 +8,7 @@
 // under the choice names it, so the reader knows whose numbers they see.
 
 import { passedPieces, WORK_CHANGED } from "../exercises/exercise-work.js";
+import { createElement } from "./elements.js";
 
 const STORAGE_KEY = "scratchgrad:engine";
 export const MINE = "mine";
@@ -70,11 +71,8 @@ export class EngineChoice {
   constructor(pieces, blocks = []) {
     this.#pieces = pieces;
     this.#blocks = blocks;
-    this.element = document.createElement("fieldset");
-    this.element.className = "sg-engine-choice";
-    const legend = document.createElement("legend");
-    legend.textContent = "Run with:";
-    this.element.append(legend);
+    this.element = createElement("fieldset", "sg-engine-choice");
+    this.element.append(createElement("legend", "", {}, "Run with:"));
     for (const [value, text] of [
       [MINE, "my engine"],
       [BOOK, "the book's engine"],
@@ -86,10 +84,8 @@ export class EngineChoice {
       label.append(radio, ` ${text}`);
       this.element.append(label);
     }
-    this.#line = document.createElement("span");
-    this.#line.className = "sg-engine-choice__pieces";
-    this.#announcer = Object.assign(document.createElement("span"), { className: "sg-visually-hidden" });
-    this.#announcer.setAttribute("role", "status");
+    this.#line = createElement("span", "sg-engine-choice__pieces");
+    this.#announcer = createElement("span", "sg-visually-hidden", { role: "status" });
     this.element.append(this.#line, this.#announcer);
     this.#show();
     window.addEventListener(WORK_CHANGED, this.#onWork);

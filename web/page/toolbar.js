@@ -1,5 +1,5 @@
 // The page's buttons, the row of them under an editor (runnable blocks and exercises), and the
-// short texts beside them ("edited", a run's state, what an action did).
+// short texts beside them ("edited", a run's state, what an action did) are `createElement`'s spans.
 
 /** A `<button>` of class `sg-button` (and `sg-button--<name>` when named) that runs `action` on click. */
 export function createButton(name, text, title, action) {
@@ -25,13 +25,4 @@ export function createToolbar(buttons) {
     return buttons[name];
   };
   return { bar, add };
-}
-
-/** A `<span>` of class `className` with `attributes` (title, role, aria-live …) and `text`. */
-export function createNote(className, attributes = {}, text = "") {
-  const span = document.createElement("span");
-  span.className = className;
-  for (const [name, value] of Object.entries(attributes)) span.setAttribute(name, value);
-  span.textContent = text;
-  return span;
 }

@@ -7,6 +7,9 @@
 // engine=yours it makes the reader's engine importable, as the exported file next to the
 // program would.
 
+import { createElement } from "../page/elements.js";
+import { createButton } from "../page/toolbar.js";
+
 const FIRST_STEPS = 100;
 
 export class CodeView {
@@ -29,29 +32,21 @@ export class CodeView {
     this.#load = load;
     this.#runtime = runtime;
     this.#prelude = prelude;
-    this.element = document.createElement("details");
-    this.element.className = "sg-pg-code";
-    const summary = document.createElement("summary");
-    summary.textContent = "Show the code";
-    this.#caption = document.createElement("p");
-    this.#caption.className = "sg-pg-code-caption";
-    const bar = document.createElement("div");
-    bar.className = "sg-pg-code-bar";
-    const copy = button("Copy", "Copy the program", () => this.#copy(copy));
+    this.element = createElement("details", "sg-pg-code");
+    const summary = createElement("summary", "", {}, "Show the code");
+    this.#caption = createElement("p", "sg-pg-code-caption");
+    const bar = createElement("div", "sg-pg-code-bar");
+    const copy = createButton(null, "Copy", "Copy the program", () => this.#copy(copy));
     bar.append(copy);
     if (runtime) {
-      this.#runButton = button("Run it here", "Run the program in this page's Python", () => this.#run());
+      this.#runButton = createButton(null, "Run it here", "Run the program in this page's Python", () => this.#run());
       bar.append(this.#runButton);
     }
-    const pre = document.createElement("pre");
-    pre.className = "sg-pg-program";
-    this.#code = document.createElement("code");
-    this.#code.className = "language-python";
+    const pre = createElement("pre", "sg-pg-program");
+    this.#code = createElement("code", "language-python");
     pre.append(this.#code);
-    this.#output = document.createElement("pre");
-    this.#output.className = "sg-pg-code-output";
+    this.#output = createElement("pre", "sg-pg-code-output", { "aria-live": "polite" });
     this.#output.hidden = true;
-    this.#output.setAttribute("aria-live", "polite");
     this.element.append(summary, this.#caption, bar, pre, this.#output);
     this.element.addEventListener("toggle", () => this.refresh());
   }
@@ -117,14 +112,4 @@ export class CodeView {
     }
     setTimeout(() => (copyButton.textContent = "Copy"), 1500);
   }
-}
-
-function button(text, title, action) {
-  const element = document.createElement("button");
-  element.type = "button";
-  element.className = "sg-button";
-  element.textContent = text;
-  element.title = title;
-  element.addEventListener("click", action);
-  return element;
 }

@@ -20,17 +20,21 @@ gradient) and ``origin`` (where the op's backward, or its local derivatives, are
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import math
 from dataclasses import asdict
 from typing import Any
 
+from scratchgrad._numbers import TRUE_MINUS, written
 from scratchgrad.drawn_graph.check import GraphCheck, check_graph, local_derivatives
 from scratchgrad.drawn_graph.record import CodeLine, Visit, record_backward
 from scratchgrad.graph import DRAW_LIMIT, GraphNode, count_values, graph_nodes, summary_dot, to_dot
 
-__all__ = ["dot_and_study", "number", "study", "to_json"]
+_written = functools.partial(written, minus=TRUE_MINUS)  # the page's numbers: a true minus
+
+__all__ = ["dot_and_study", "study", "to_json"]
 
 
 def study(root: Any, limit: int = DRAW_LIMIT) -> dict[str, Any]:
@@ -73,22 +77,12 @@ def to_json(root: Any) -> str:
 
 def _finite(data: Any) -> Any:
     if isinstance(data, float) and not math.isfinite(data):
-        return number(data)
+        return _written(data)
     if isinstance(data, dict):
         return {key: _finite(value) for key, value in data.items()}
     if isinstance(data, list):
         return [_finite(value) for value in data]
     return data
-
-
-def number(x: float) -> str:
-    """A gradient as the page prints it: 4 significant digits, a true minus sign: ``−2.0``."""
-    if math.isnan(x) or math.isinf(x):
-        return str(x)
-    text = f"{x:.4g}"
-    if text.lstrip("-").isdigit():
-        text += ".0"
-    return text.replace("-", "−")
 
 
 def _too_large(count: int, limit: int) -> str:
@@ -103,7 +97,7 @@ def _step(nodes: list[GraphNode], visit: Visit) -> dict[str, Any]:
     if not node.children:
         text = [
             f"{node.name} is an input: nothing to pass on. "
-            f"{node.name}.grad = {number(visit.upstream)} is final."
+            f"{node.name}.grad = {_written(visit.upstream)} is final."
         ]
     else:
         text = _chain_rule_lines(nodes, visit)
@@ -144,13 +138,13 @@ def _chain_rule_lines(nodes: list[GraphNode], visit: Visit) -> list[str]:
         expected[child] = expected.get(child, 0.0) + share
         lines.append(
             f"{name}.grad += {symbol} × {node.name}.grad = "
-            f"{number(local)} × {number(visit.upstream)} = {number(share)}"
+            f"{_written(local)} × {_written(visit.upstream)} = {_written(share)}"
         )
     for child, share in expected.items():
         got = changed.get(child, 0.0)
         if slopes is not None and not math.isclose(got, share, rel_tol=1e-4, abs_tol=1e-5):
             lines.append(
-                f"✗ but {nodes[child].name}.grad changed by {number(got)}, not {number(share)}: "
+                f"✗ but {nodes[child].name}.grad changed by {_written(got)}, not {_written(share)}: "
                 f"the backward of {node.name}'s op {node.op!r} is off."
             )
     return lines
@@ -170,10 +164,10 @@ def _local_symbol(nodes: list[GraphNode], index: int, position: int) -> str:
     if op == "-":
         return "−1"
     if op.startswith("* "):
-        return number(float(op[2:]))
+        return _written(float(op[2:]))
     if op.startswith("**"):
         n = float(op[2:])
-        return f"{number(n)} × {me}.data^{number(n - 1)}"
+        return f"{_written(n)} × {me}.data^{_written(n - 1)}"
     if op.endswith("**"):
         return f"{out}.data × ln {op[:-2]}"
     symbols = {
@@ -197,7 +191,7 @@ def _check(nodes: list[GraphNode], checked: GraphCheck) -> dict[str, Any]:
                 "status": c.status,
                 "expected": c.expected,
                 "got": c.got,
-                "text": f"expected {number(c.expected)}, got {number(c.got)}"
+                "text": f"expected {_written(c.expected)}, got {_written(c.got)}"
                 if c.expected is not None
                 else "",
                 "reason": c.reason,
@@ -205,9 +199,10 @@ def _check(nodes: list[GraphNode], checked: GraphCheck) -> dict[str, Any]:
             for c in checked.nodes
         ],
         "culprits": [
-            f"{nodes[c.node].name} ({nodes[c.node].op}) passed {number(c.got)} "
+            f"{nodes[c.node].name} ({nodes[c.node].op}) passed {_written(c.got)} "
             f"to {nodes[c.child].name}.grad, "
-            f"where the chain rule gives {number(c.expected)}: look at the backward of {nodes[c.node].op!r}."
+            f"where the chain rule gives {_written(c.expected)}: "
+            f"look at the backward of {nodes[c.node].op!r}."
             for c in checked.culprits
         ],
     }

@@ -29,12 +29,11 @@ message when the behaviour is right and raises `Fail` with "expected â€¦, got â€
 
 from __future__ import annotations
 
-import math
 import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from scratchgrad._checks import is_number
+from scratchgrad._numbers import written as num
 from scratchgrad.exercises.sources import SnippetSolution, SourceError, WrongVariant, apply_edits, read
 
 __all__ = ["Check", "Engine", "Exercise", "Fail", "num"]
@@ -153,16 +152,6 @@ class Exercise:
 
 def _edits(declared: dict) -> tuple[tuple[str, str], ...]:
     return tuple((old, new) for old, new in declared.get("edits", ()))
-
-
-def num(x: object) -> str:
-    """A number as a learner reads it in a message: -3.0, 0.707107, 2.2e-05."""
-    if not is_number(x):
-        return repr(x)
-    x = float(x)
-    if not math.isfinite(x) or x == 0 or 1e-4 <= abs(x) < 1e7:
-        return repr(round(x, 6) + 0.0)
-    return f"{x:.4g}"
 
 
 def names(nodes: Iterable[object], labels: dict[int, str]) -> str:

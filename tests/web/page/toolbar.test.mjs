@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
-import { createButton, createNote, createToolbar } from "../../../web/page/toolbar.js";
+import { createButton, createToolbar } from "../../../web/page/toolbar.js";
 import { installDom } from "../dom.mjs";
 
 beforeEach(() => installDom());
@@ -33,17 +33,5 @@ describe("createToolbar", () => {
       [...bar.children].map((button) => button.className),
       ["sg-button sg-button--run", "sg-button sg-button--stop"],
     );
-  });
-});
-
-describe("createNote", () => {
-  test("makes a span of the class with every attribute and the text", () => {
-    const note = createNote("sg-edited", { title: "Your version", role: "status" }, "edited");
-    assert.equal(note.tagName, "SPAN");
-    assert.equal(note.className, "sg-edited");
-    assert.equal(note.getAttribute("title"), "Your version");
-    assert.equal(note.getAttribute("role"), "status");
-    assert.equal(note.textContent, "edited");
-    assert.equal(createNote("sg-block-state", { "aria-live": "polite" }).textContent, "");
   });
 });
