@@ -127,7 +127,8 @@ def settle(page) -> None:
         )
     page.wait_for_timeout(300)  # Material's own late additions (code block buttons)
     page.wait_for_function(
-        "() => document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running')"
+        "() => document.getAnimations()"
+        ".every((a) => !(a instanceof CSSTransition) || a.playState !== 'running')"
     )
 
 
