@@ -147,3 +147,34 @@ def test_a_correct_engine_prints_what_the_book_prints(page, count):
         got = blocks.run_block(fence.body, filename, yours, capture=True, engine=engine)
         # The tracebacks differ, as they should: one goes through the reader's code.
         assert (got.printed, said(got)) == (expected.printed, said(expected)), f"{page} block {n + 1}"
+
+
+DIAMOND = """\
+from scratchgrad.stages.closures import Value
+
+a, b, c = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c")
+e = a * b
+e.label = "e"
+d = e + c
+d.label = "d"
+L = d * e
+L.label = "L"
+"""
+GRADS_OF_A_AND_B = "for v in (a, b, c, e, d, L):\n    v.grad = 0.0\nL.backward()\nprint(a.grad, b.grad)\n"
+
+
+def test_the_wrong_order_switch_reaches_the_readers_values_made_above_and_only_for_its_run():
+    namespace = blocks.new_namespace()
+    engine = ReaderEngine.load("automatic-backward", ACCUMULATING)
+    assert ReaderEngine.load("automatic-backward", ACCUMULATING, "wrong-order") is engine
+
+    def run_here(code: str, bug: str | None = None) -> str:
+        return blocks.run_block(code, "<b>", namespace, capture=True, bug=bug, engine=engine).printed
+
+    run_here(DIAMOND)
+    assert type(namespace["a"]).__module__ == "__your_engine__"
+    assert run_here(GRADS_OF_A_AND_B, bug="wrong-order") == "-12.0 8.0\n"
+    assert run_here(GRADS_OF_A_AND_B) == "6.0 -4.0\n"
+    book = blocks.new_namespace()
+    blocks.run_block(DIAMOND, "<b>", book, capture=True)
+    assert blocks.run_block(GRADS_OF_A_AND_B, "<b>", book, capture=True, bug="wrong-order").printed == "-12.0 8.0\n"

@@ -196,10 +196,13 @@ class ReaderEngine:
         """The engine of `page` from `passed` (exercise id → passing code, or that as JSON), kept.
 
         `bug`: a break-it switch's bug, written into the reader's code when it can be
-        (`scratchgrad.page.break_it.Bug.rewrites`).
+        (`scratchgrad.page.break_it.Bug.rewrites`: an engine of its own). A bug that cannot be
+        written in gets the page's engine, whose classes `standing_in` switches it into for the run.
         """
         if isinstance(passed, str):
             passed = json.loads(passed)
+        if bug is not None and not break_it.BUGS[bug].rewrites:
+            bug = None  # switched on around the run instead (`standing_in`): the page's own classes
         key = (page, json.dumps(dict(passed), sort_keys=True), bug)
         if key not in _BUILT:
             if len(_BUILT) >= 8:  # a page's few variants; an old one is built again if needed
@@ -243,9 +246,14 @@ class ReaderEngine:
                 )
 
     @contextlib.contextmanager
-    def standing_in(self) -> Iterator[None]:
+    def standing_in(self, bug: str | None = None) -> Iterator[None]:
         """While inside, each stage's names are the reader's (``from scratchgrad.stages.closures
-        import Value`` gives their Value); the book's are put back afterwards, whatever happens."""
+        import Value`` gives their Value); the book's are put back afterwards, whatever happens.
+
+        `bug`: a break-it switch's bug that reaches the reader's classes rather than their code
+        (`scratchgrad.page.break_it.Bug.yours_replaces`), such as ``wrong-order``: the Values made
+        by the blocks above, on this same engine, walk their graph the wrong way in this run.
+        """
         kept = []
         try:
             for stage, namespace in self.stand_ins:
@@ -254,7 +262,9 @@ class ReaderEngine:
                     if yours in namespace:
                         kept.append((module, name, module.__dict__[name]))
                         setattr(module, name, namespace[yours])
-            yield
+            classes = list({id(ns["Value"]): ns["Value"] for _, ns in self.stand_ins if "Value" in ns}.values())
+            with break_it.switched_on_yours(bug, classes) if bug else contextlib.nullcontext():
+                yield
         finally:
             for module, name, book in reversed(kept):
                 setattr(module, name, book)
