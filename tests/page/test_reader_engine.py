@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from docs_pages import page_fences
@@ -250,3 +252,18 @@ def test_the_readers_training_loop_trains_the_story_network_on_the_training_page
     assert right.endswith("to 1e-9: True\n")
     assert wrong.endswith("to 1e-9: False\n")
     assert right.splitlines()[0] == wrong.splitlines()[0]  # the same start: the book's weights
+
+
+def test_the_wrong_order_switch_on_the_readers_engine_marks_a_and_b_in_the_drawn_check():
+    namespace, engine = blocks.new_namespace(), ReaderEngine.load("automatic-backward", ACCUMULATING)
+    blocks.run_block(DIAMOND + "L.backward()\n", "<b>", namespace, capture=True, engine=engine)
+    outcome = blocks.run_block(
+        "print(L.data)", "<b>", namespace, graphs=["L"], capture=True, bug="wrong-order", engine=engine
+    )
+    study = json.loads(outcome.drawings[1].data)
+    wrong = {
+        node["name"]
+        for node, verdict in zip(study["nodes"], study["check"]["nodes"], strict=True)
+        if verdict["status"] == "wrong"
+    }
+    assert wrong == {"a", "b"}
