@@ -55,8 +55,14 @@ def test_a_stage_has_no_stand_in_before_its_first_piece_or_off_the_story():
 def test_blocks_that_import_a_stage_with_a_stand_in_and_those_below_can_run_on_the_readers_engine():
     assert describe("chain-rule", ["from scratchgrad.stages.closures import Value"])
     assert describe("accumulating-gradients", ["from scratchgrad.stages import closures, overwrite_bug"])
-    assert describe("chain-rule", ["from scratchgrad.stages.closures import Value", "L.backward()"])
+    made = "from scratchgrad.stages.closures import Value\nL = Value(2.0) * Value(3.0)"
+    assert describe("chain-rule", [made, "L.backward()"])
+    assert describe("chain-rule", [made, "twice = L + L", "twice.backward()"])  # and so on down
     assert not describe("chain-rule", ["L.backward()"])
+    assert not describe("chain-rule", [made, "from scratchgrad import Value\nprint(Value(1.0))"])
+    assert not describe(
+        "training", ["from scratchgrad.stages import textbook_nn", "from scratchgrad.nn import MLP"]
+    )
     assert describe("backprop-by-hand", ["from scratchgrad.stages.by_hand import Value"])
     assert describe("neurons-layers-mlp", ["from scratchgrad.stages.textbook_nn import MLP"])
     assert not describe("training", ["from scratchgrad.nn import MLP"])

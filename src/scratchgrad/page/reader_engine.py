@@ -28,7 +28,9 @@ The rules, owned here and nowhere else:
   reader's rules run as they wrote them.
 * **Which blocks**, `describe`: a block that imports a stage with a stand-in, on a chapter from
   the Value on (the story's chapters are those of the exercises, in their order), and every block
-  below it, which uses the names it defined.
+  below it that reads a name such a block binds (its Values, a function made of them, a model), and
+  so on down the page. A block below that uses only the package runs on the book's engine and is
+  not marked as the reader's.
 
 Example:
     >>> from scratchgrad.exercises.registry import by_id
@@ -47,12 +49,14 @@ Example:
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib
 import inspect
 import json
 import math
 import random
+import re
 import sys
 import types
 from collections.abc import Callable, Iterator, Mapping
@@ -242,15 +246,62 @@ def describe(page: str, codes: list[str]) -> list[dict[str, str]]:
     it on `page`: one ``{"id", "title", "chapter"}`` per exercise (JSON-ready, for the page's control),
     in the order of the story. Empty: the block runs on the book's engine whatever the choice."""
     wanted: dict[str, Exercise] = {}
+    yours: set[str] = set()  # the names bound by the blocks that run on the reader's engine
+    on_yours = False
     for code in codes:
-        for stage in _stages_in(code):
+        stages = [stage for stage in _stages_in(code) if pieces_on(page, stage)]
+        read, bound = _names(code)
+        on_yours = bool(stages) or bool(read & yours)
+        if on_yours:
+            yours |= bound
+        for stage in stages:
             for piece in pieces_on(page, stage):
                 wanted[piece.id] = piece
+    if not on_yours:
+        return []
     return [
         {"id": piece.id, "title": piece.title, "chapter": piece.chapter}
         for piece in EXERCISES
         if piece.id in wanted
     ]
+
+
+def _names(code: str) -> tuple[set[str], set[str]]:
+    """The names `code` reads from the blocks above it, and the names it binds (assigned, defined,
+    imported). A name counts as read from above unless the block bound it before, in an earlier
+    statement or in the same one (a loop's variable, a function's arguments). A block that does not
+    parse reads every name it mentions and binds none."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set(re.findall(r"[A-Za-z_]\w*", code)), set()
+    from_above: set[str] = set()
+    bound: set[str] = set()
+    for statement in tree.body:
+        read, inside = set(), set()  # inside: bound somewhere in the statement, a function's too
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name):
+                (read if isinstance(node.ctx, ast.Load) else inside).add(node.id)
+            elif isinstance(node, ast.arg):
+                inside.add(node.arg)
+        from_above |= read - bound - inside
+        bound |= _bound_by(statement)
+    return from_above, bound
+
+
+def _bound_by(statement: ast.stmt) -> set[str]:
+    """The names a statement of a block binds for the statements after it (not a function's own)."""
+    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return {statement.name}
+    if isinstance(statement, ast.Import | ast.ImportFrom):
+        return {(alias.asname or alias.name).split(".")[0] for alias in statement.names}
+    names = set()
+    for node in ast.walk(statement):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            break  # defined inside: not the block's
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+    return names
 
 
 def _fresh_namespace() -> dict[str, Any]:
