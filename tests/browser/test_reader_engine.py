@@ -92,6 +92,17 @@ def checked_nodes(page, index: int) -> dict[str, str]:
     return figure.locator("g.node[data-sg-check]").evaluate_all(VERDICTS)
 
 
+def screenshot_block(page, index: int, path) -> None:
+    """The block as a reader sees it: the whole block when it fits the window; else the window, the
+    block scrolled into view (a capture taller than the window would paint the fixed header over it)."""
+    element = block(page, index)
+    if element.evaluate("e => e.getBoundingClientRect().height") <= page.viewport_size["height"]:
+        element.screenshot(path=str(path))
+    else:
+        element.evaluate("e => e.scrollIntoView()")
+        page.screenshot(path=str(path))
+
+
 def test_the_books_engine_is_the_default_and_changes_nothing(chain_rule):
     seed(chain_rule, SWAPPED)
     choice = chain_rule.locator(".sg-engine-choice")
@@ -124,9 +135,7 @@ def test_a_wrong_engine_prints_its_own_numbers_and_the_wrong_nodes_are_marked(ch
         chain_rule.locator(".sg-page-bar").screenshot(
             path=str(ARTIFACTS / f"reader-engine-choice-{width}-{scheme}.png")
         )
-        block(chain_rule, NEURON).screenshot(
-            path=str(ARTIFACTS / f"reader-engine-wrong-{width}-{scheme}.png")
-        )
+        screenshot_block(chain_rule, NEURON, ARTIFACTS / f"reader-engine-wrong-{width}-{scheme}.png")
     chain_rule.set_viewport_size({"width": 1280, "height": 900})
     chain_rule.evaluate("document.body.setAttribute('data-md-color-scheme', 'default')")
 
@@ -208,7 +217,7 @@ def test_the_readers_walk_by_hand_fills_the_chapters_graph_with_its_own_numbers(
     for width, scheme in ((1280, "default"), (1280, "slate"), (390, "default")):
         by_hand.set_viewport_size({"width": width, "height": 1100})
         by_hand.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
-        block(by_hand, WALK).screenshot(path=str(ARTIFACTS / f"reader-engine-walk-{width}-{scheme}.png"))
+        screenshot_block(by_hand, WALK, ARTIFACTS / f"reader-engine-walk-{width}-{scheme}.png")
     by_hand.set_viewport_size({"width": 1280, "height": 900})
     by_hand.evaluate("document.body.setAttribute('data-md-color-scheme', 'default')")
     seed(by_hand, SOLUTIONS)
