@@ -30,7 +30,7 @@ class Value(closures.Value):
     """A closures.Value whose ``+``, ``*`` and ``tanh`` set gradients (``=``) instead of adding them."""
 
     # --8<-- [start:add]
-    def __add__(self, other: closures.Value | Number) -> Value:
+    def __add__(self, other: Value | Number) -> Value:
         other = Value(other) if isinstance(other, int | float) else other
         out = Value(self.data + other.data, "", (self, other), "+")
 
@@ -44,7 +44,7 @@ class Value(closures.Value):
     # --8<-- [end:add]
 
     # --8<-- [start:mul]
-    def __mul__(self, other: closures.Value | Number) -> Value:
+    def __mul__(self, other: Value | Number) -> Value:
         other = Value(other) if isinstance(other, int | float) else other
         out = Value(self.data * other.data, "", (self, other), "*")
 
