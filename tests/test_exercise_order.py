@@ -10,6 +10,7 @@ the exercise, in a collapsed ``details.sg-book`` that names the exercise (hooks/
 from __future__ import annotations
 
 import ast
+import copy
 import html
 import re
 import textwrap
@@ -86,6 +87,127 @@ def clashes(solution: dict[str, set[str]], shown: dict[str, set[str]], stub: dic
     return found
 
 
+SAME_FORM_AT_LEAST = 8
+"""Expressions smaller than this (counted in `ast.expr` nodes) are glue, not a function's answer:
+``self.w + [self.b]`` (6) may stand anywhere; ``(f(x + h) - f(x)) / h`` (11) may not."""
+
+
+class _Canonical(ast.NodeTransformer):
+    """Every name renamed in the order it first appears (``v0``, ``v1``, …): the same code under
+    other names reads the same. Attributes (``.grad``, ``.tanh``) and constants keep theirs."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+
+    def _renamed(self, name: str) -> str:
+        return self.names.setdefault(name, f"v{len(self.names)}")
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        return ast.copy_location(ast.Name(self._renamed(node.id), ast.Load()), node)
+
+    def visit_arg(self, node: ast.arg) -> ast.arg:
+        return ast.copy_location(ast.arg(self._renamed(node.arg)), node)
+
+
+def canonical(node: ast.AST) -> str:
+    """`node`'s code with its names renamed canonically (`_Canonical`), as one comparable string."""
+    return ast.dump(_Canonical().visit(copy.deepcopy(node)), annotate_fields=False)
+
+
+def result_expression(function: ast.FunctionDef | ast.Lambda) -> ast.expr | None:
+    """What a straight-line function returns, as one expression: each local assigned once and used
+    after is put in its place (``rise = f(x + h) - f(x); return rise / h`` is
+    ``(f(x + h) - f(x)) / h``). None when the body is anything else."""
+    if isinstance(function, ast.Lambda):
+        return function.body
+    assigned: dict[str, ast.expr] = {}
+
+    class Inline(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.expr:
+            return copy.deepcopy(assigned[node.id]) if node.id in assigned else node
+
+    body = [statement for statement in function.body if not _is_docstring(statement)]
+    for statement in body[:-1]:
+        if not (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+        ):
+            return None
+        assigned[statement.targets[0].id] = Inline().visit(copy.deepcopy(statement.value))
+    if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None:
+        return None
+    return Inline().visit(copy.deepcopy(body[-1].value))
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+
+
+def _size(node: ast.AST) -> int:
+    return sum(isinstance(each, ast.expr) for each in ast.walk(node))
+
+
+def _parsed(source: str) -> ast.Module | None:
+    try:
+        return ast.parse(textwrap.dedent(source))
+    except SyntaxError:
+        return None
+
+
+def forms(source: str) -> dict[str, str]:
+    """The canonical forms of what `source` computes: each function's body (its arguments, then its
+    statements, docstring left out) and each expression of any size worth comparing, lambdas' and
+    the results of straight-line functions included → where it was found."""
+    tree = _parsed(source)
+    found: dict[str, str] = {}
+    if tree is None:
+        return found
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            body = [statement for statement in node.body if not _is_docstring(statement)]
+            if len(body) > 1:
+                found.setdefault(
+                    canonical(ast.Module([ast.arguments(*_plain(node.args)), *body], [])), node.name
+                )
+            node_result = result_expression(node) if isinstance(node, ast.FunctionDef) else None
+            if node_result is not None and _size(node_result) >= SAME_FORM_AT_LEAST:
+                found.setdefault(canonical(node_result), f"what {node.name}() returns")
+        elif isinstance(node, ast.expr) and _size(node) >= SAME_FORM_AT_LEAST:
+            found.setdefault(canonical(node), ast.unparse(node))
+    return found
+
+
+def _plain(arguments: ast.arguments) -> list:
+    """A function's arguments without their defaults or annotations: `h=0.001` and `h=1e-6` are one form."""
+    return [[], [ast.arg(arg.arg) for arg in arguments.posonlyargs + arguments.args], None, [], [], None, []]
+
+
+def same_forms(solution: str, above: list[str]) -> dict[str, str]:
+    """What the solution computes that code `above` computes too, in whatever names: its function
+    → the code above that matches it (a function's body, or a function's result as an expression)."""
+    shown: dict[str, str] = {}
+    for block in above:
+        for form, where in forms(block).items():
+            shown.setdefault(form, where)
+    tree = _parsed(solution)
+    clashes_found: dict[str, str] = {}
+    for node in ast.walk(tree) if tree else []:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        body = [statement for statement in node.body if not _is_docstring(statement)]
+        mine = (
+            [canonical(ast.Module([ast.arguments(*_plain(node.args)), *body], []))] if len(body) > 1 else []
+        )
+        result = result_expression(node)
+        if result is not None and _size(result) >= SAME_FORM_AT_LEAST:
+            mine.append(canonical(result))
+        for form in mine:
+            if form in shown:
+                clashes_found[node.name] = shown[form]
+    return clashes_found
+
+
 def code_lines(source: str) -> list[str]:
     """The lines of `source` that carry code: no blanks, comments, docstrings, imports or one-word lines."""
     lines = []
@@ -126,6 +248,15 @@ def test_no_code_above_an_exercise_solves_it(chapters, exercise):
         defined_above.update(definitions(block))
     found = clashes(definitions(exercise["solution"]), defined_above, definitions(exercise["stub"]))
     assert not found, f"{exercise['chapter']}: code above the exercise defines {sorted(found)}"
+    stub_forms = same_forms(exercise["stub"], blocks)  # what the stub gives, the reader has anyway
+    other_form = {
+        name: where
+        for name, where in same_forms(exercise["solution"], blocks).items()
+        if name not in stub_forms
+    }
+    assert not other_form, (
+        f"{exercise['chapter']}: code above the exercise computes the solution's {other_form}"
+    )
     given = set(code_lines(exercise["stub"]))  # the reader has the stub's lines anyway
     lines = [line for line in code_lines(exercise["solution"]) if line not in given]
     seen = shown_lines(blocks)
@@ -158,3 +289,46 @@ def test_the_solution_reader_finds_definitions_and_lines():
     lines = code_lines(solution)
     assert len(lines) > 10
     assert set(lines) <= shown_lines([solution])
+
+
+OLD_DERIVATIVES = """\
+def nudged_slope(x, h=0.001):
+    return (f(x + h) - f(x)) / h
+"""
+"""Above the slope exercise on the old derivatives page (git 714c0b2^): the slope under another name,
+with other arguments, and no local ``rise``."""
+OLD_TANH = """\
+for x in (0.0, 1.0, 2.0, 3.0):
+    print(f"x = {x}:  tanh x = {math.tanh(x):.4f}   1 - tanh² x = {1 - math.tanh(x) ** 2:.4f}")
+"""
+"""Above "work out d/dx tanh" on the old backprop-by-hand page: the derivative, coded inside an f-string."""
+
+
+def exercise(exercise_id: str) -> dict:
+    return next(each for each in EXERCISES if each["id"] == exercise_id)
+
+
+def test_a_function_in_another_form_is_found_where_names_and_lines_miss_it():
+    """The old pages' patterns: no name the solutions define, no line of theirs — the same function."""
+    for exercise_id, old in (("slope", OLD_DERIVATIVES), ("tanh-derivative", OLD_TANH)):
+        solution = exercise(exercise_id)
+        assert clashes(definitions(solution["solution"]), definitions(old), {}) == set()
+        assert not set(code_lines(solution["solution"])) & shown_lines([old])
+        assert same_forms(solution["solution"], [old]), exercise_id
+        assert not same_forms(solution["stub"], [old]), exercise_id
+    assert same_forms(exercise("slope")["solution"], [OLD_DERIVATIVES]) == {
+        "slope": "what nudged_slope() returns"
+    }
+    assert same_forms(exercise("tanh-derivative")["solution"], [OLD_TANH]) == {
+        "tanh_derivative": "1 - math.tanh(x) ** 2"
+    }
+
+
+def test_a_renamed_copy_of_a_longer_function_is_found_and_other_code_is_not():
+    solution = exercise("topological-order")["solution"]
+    renamed = ast.unparse(_Canonical().visit(ast.parse(solution)))  # every name changed
+    assert renamed != solution
+    assert same_forms(solution, [renamed])
+    assert (
+        same_forms(solution, [exercise("backward")["solution"], "print(sum(x * x for x in range(10)))"]) == {}
+    )

@@ -8,7 +8,16 @@ module, each chapter loaded once: the tests run in order on the same pages.
 from __future__ import annotations
 
 import pytest
-from pages import ARTIFACTS, block, block_result, open_page, page_url, runs_of, wait_for_runs
+from pages import (
+    ARTIFACTS,
+    block,
+    block_result,
+    exception_type,
+    open_page,
+    page_url,
+    runs_of,
+    wait_for_runs,
+)
 
 from conftest import PageWatch
 from reader_work import ACCUMULATING, NATURAL, SOLUTIONS
@@ -18,6 +27,13 @@ SWAPPED = {**SOLUTIONS, "local-derivatives": by_id("local-derivatives").wrong_so
 """A deliberately wrong engine: each factor of a product gets its own value as its gradient."""
 NEURON = 3  # chain-rule: the neuron o = tanh(x1·w1 + x2·w2 + b), drawn
 REUSED = 2  # accumulating-gradients: y = a·b + a, on the reader's own engine
+WALK, NUDGE_CHECK = 4, 5  # backprop-by-hand: backprop_by_hand(a, b, c, f, e, d, L), drawn; then nudging
+WRONG_ORDER = 4  # automatic-backward: the diamond's graph, with the "wrong order" switch
+STORY_TRAINING = 5  # training: the story's network trained by train()
+WRONG_WALK = {**SOLUTIONS, "backprop-by-hand": by_id("backprop-by-hand").wrong_source("swapped-product")}
+"""A reader whose walk gives each factor of a product its own value: dL/dd = d = 4 where f = -2 belongs."""
+UPHILL = {**ACCUMULATING, "training": by_id("training").wrong_source("uphill")}
+"""A reader whose loop moves every parameter up its gradient."""
 VERDICTS = "(gs) => Object.fromEntries(gs.map((g) => [g.dataset.sgNode, g.dataset.sgCheck]))"
 
 
@@ -76,6 +92,17 @@ def checked_nodes(page, index: int) -> dict[str, str]:
     return figure.locator("g.node[data-sg-check]").evaluate_all(VERDICTS)
 
 
+def screenshot_block(page, index: int, path) -> None:
+    """The block as a reader sees it: the whole block when it fits the window; else the window, the
+    block scrolled into view (a capture taller than the window would paint the fixed header over it)."""
+    element = block(page, index)
+    if element.evaluate("e => e.getBoundingClientRect().height") <= page.viewport_size["height"]:
+        element.screenshot(path=str(path))
+    else:
+        element.evaluate("e => e.scrollIntoView()")
+        page.screenshot(path=str(path))
+
+
 def test_the_books_engine_is_the_default_and_changes_nothing(chain_rule):
     seed(chain_rule, SWAPPED)
     choice = chain_rule.locator(".sg-engine-choice")
@@ -108,9 +135,7 @@ def test_a_wrong_engine_prints_its_own_numbers_and_the_wrong_nodes_are_marked(ch
         chain_rule.locator(".sg-page-bar").screenshot(
             path=str(ARTIFACTS / f"reader-engine-choice-{width}-{scheme}.png")
         )
-        block(chain_rule, NEURON).screenshot(
-            path=str(ARTIFACTS / f"reader-engine-wrong-{width}-{scheme}.png")
-        )
+        screenshot_block(chain_rule, NEURON, ARTIFACTS / f"reader-engine-wrong-{width}-{scheme}.png")
     chain_rule.set_viewport_size({"width": 1280, "height": 900})
     chain_rule.evaluate("document.body.setAttribute('data-md-color-scheme', 'default')")
 
@@ -153,3 +178,98 @@ def test_an_engine_that_adds_sees_what_equals_would_do_to_it(accumulating):
     bug.locator("xpath=self::*[@data-sg-runs='1']").wait_for()
     assert "dy/da = -3 " in bug.locator(".sg-output").inner_text()
     assert accumulating.evaluate("localStorage.getItem('scratchgrad:engine')") == "mine"
+
+
+@pytest.fixture(scope="module")
+def by_hand(watched, site_url):
+    return open_page(watched, page_url(site_url, "backprop-by-hand.md"))
+
+
+def node_grads(page, index: int) -> dict[str, str]:
+    """The gradient each node of the block's drawing shows, by node name."""
+    figure = block(page, index).locator(":scope > .sg-result > .sg-graph").first
+    return figure.locator("g.node[data-sg-node]").evaluate_all(
+        "(gs) => Object.fromEntries(gs.map((g) => [g.dataset.sgNode, g.textContent]))"
+    )
+
+
+def test_the_readers_walk_by_hand_fills_the_chapters_graph_with_its_own_numbers(by_hand):
+    seed(by_hand, WRONG_WALK)
+    choose(by_hand, "my engine")
+    line = by_hand.locator(".sg-engine-choice__pieces").inner_text()
+    assert (
+        "your pieces: “A Value that remembers how it was made”, “The chapter's gradients, by hand”." in line
+    )
+    assert "sg-runnable--yours" in block(by_hand, WALK).get_attribute("class")
+    built = block_result(by_hand, WALK)["printed"]
+    ran = run_from_top(by_hand, WALK)
+    assert built.startswith("dL/da = +6.0  dL/db = -4.0")
+    assert ran["printed"].startswith(
+        "dL/da = +8.0  dL/db = -12.0  dL/dc = +4.0  dL/df = -2.0  dL/de = +4.0  dL/dd = +4.0"
+    )
+    assert "grad 4.0000" in node_grads(by_hand, WALK)["d"]  # drawn as the reader's walk left it
+    runs = runs_of(by_hand, NUDGE_CHECK)
+    block(by_hand, NUDGE_CHECK).locator(":scope > .sg-toolbar > .sg-button--run").click()
+    wait_for_runs(by_hand, NUDGE_CHECK, runs + 1)
+    checked = block_result(by_hand, NUDGE_CHECK)
+    assert "dL/da: by hand +8.0, by nudging +6.0" in checked["printed"]
+    assert exception_type(checked["error"]) == "AssertionError"
+    for width, scheme in ((1280, "default"), (1280, "slate"), (390, "default")):
+        by_hand.set_viewport_size({"width": width, "height": 1100})
+        by_hand.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
+        screenshot_block(by_hand, WALK, ARTIFACTS / f"reader-engine-walk-{width}-{scheme}.png")
+    by_hand.set_viewport_size({"width": 1280, "height": 900})
+    by_hand.evaluate("document.body.setAttribute('data-md-color-scheme', 'default')")
+    seed(by_hand, SOLUTIONS)
+    assert run_from_top(by_hand, WALK)["printed"] == built
+
+
+def test_the_wrong_order_switch_reaches_the_readers_values(watched, site_url):
+    page = open_page(watched, page_url(site_url, "automatic-backward.md"))
+    seed(page, ACCUMULATING)
+    assert page.get_by_role("radio", name="my engine").is_checked()
+    run_from_top(page, WRONG_ORDER)
+    assert set(checked_nodes(page, WRONG_ORDER).values()) == {"ok"}
+    block(page, WRONG_ORDER).get_by_role("switch").check()
+    bug = block(page, WRONG_ORDER).locator(":scope > .sg-result--bug")
+    bug.locator("xpath=self::*[@data-sg-runs='1']").wait_for()
+    figure = bug.locator(".sg-graph").first
+    figure.get_by_role("button", name="Check gradients").click()
+    verdicts = figure.locator("g.node[data-sg-check]").evaluate_all(VERDICTS)
+    assert {node for node, verdict in verdicts.items() if verdict == "wrong"} == {"a", "b"}
+    page.close()
+
+
+def test_the_readers_training_loop_trains_the_storys_network(watched, site_url):
+    page = open_page(watched, page_url(site_url, "training.md"))
+    seed(page, UPHILL)
+    built = block_result(page, STORY_TRAINING)["printed"]
+    assert built.rstrip().endswith("to 1e-9: True")
+    ran = run_from_top(page, STORY_TRAINING)["printed"]
+    assert ran.splitlines()[0] == built.splitlines()[0]  # the same start: the book's weights
+    assert ran.rstrip().endswith("to 1e-9: False")
+    seed(page, ACCUMULATING)
+    assert run_from_top(page, STORY_TRAINING)["printed"].rstrip().endswith("to 1e-9: True")
+    page.close()
+
+
+def test_on_a_phone_the_header_leaves_the_code_it_scrolls_to_in_view(watched, site_url):
+    """An exercise, a block, a block's first line of code: brought into view (an anchor, a test's
+    or a script's scrollIntoView), each stops below Material's fixed header, not under it (without
+    the stylesheet's scroll-margin-top each stood at 0, under the 48 px header)."""
+    page = open_page(watched, page_url(site_url, "backprop-by-hand.md"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    header = page.evaluate("document.querySelector('.md-header').getBoundingClientRect().bottom")
+    assert header > 0
+    for target in (
+        'section[data-sg-exercise="backprop-by-hand"]',
+        f".sg-runnable >> nth={WALK}",
+        f".sg-runnable >> nth={WALK} >> .cm-line >> nth=0",
+    ):
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        page.locator(target).evaluate("element => element.scrollIntoView()")
+        assert page.locator(target).evaluate("element => element.getBoundingClientRect().top") >= header, (
+            target
+        )
+    page.screenshot(path=str(ARTIFACTS / "reader-engine-phone-scrolled.png"))
+    page.close()

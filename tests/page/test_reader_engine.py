@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from docs_pages import page_fences
@@ -10,7 +12,7 @@ from scratchgrad.page import blocks, reader_engine
 from scratchgrad.page.reader_engine import STAGES, ReaderEngine, describe, pieces_on
 from scratchgrad.stages import closures, graph_only, overwrite_bug
 
-GRAPH_ONLY, CLOSURES, OVERWRITE = STAGES
+GRAPH_ONLY, BY_HAND, CLOSURES, OVERWRITE, TEXTBOOK = STAGES
 REUSED = """\
 from scratchgrad.stages.closures import Value
 
@@ -53,9 +55,16 @@ def test_a_stage_has_no_stand_in_before_its_first_piece_or_off_the_story():
 def test_blocks_that_import_a_stage_with_a_stand_in_and_those_below_can_run_on_the_readers_engine():
     assert describe("chain-rule", ["from scratchgrad.stages.closures import Value"])
     assert describe("accumulating-gradients", ["from scratchgrad.stages import closures, overwrite_bug"])
-    assert describe("chain-rule", ["from scratchgrad.stages.closures import Value", "L.backward()"])
+    made = "from scratchgrad.stages.closures import Value\nL = Value(2.0) * Value(3.0)"
+    assert describe("chain-rule", [made, "L.backward()"])
+    assert describe("chain-rule", [made, "twice = L + L", "twice.backward()"])  # and so on down
     assert not describe("chain-rule", ["L.backward()"])
-    assert not describe("backprop-by-hand", ["from scratchgrad.stages.by_hand import Value"])
+    assert not describe("chain-rule", [made, "from scratchgrad import Value\nprint(Value(1.0))"])
+    assert not describe(
+        "training", ["from scratchgrad.stages import textbook_nn", "from scratchgrad.nn import MLP"]
+    )
+    assert describe("backprop-by-hand", ["from scratchgrad.stages.by_hand import Value"])
+    assert describe("neurons-layers-mlp", ["from scratchgrad.stages.textbook_nn import MLP"])
     assert not describe("training", ["from scratchgrad.nn import MLP"])
     assert not describe("value-object", ["from scratchgrad.stages.closures import Value"])
 
@@ -132,7 +141,14 @@ def test_a_piece_not_passed_is_the_books():
 @pytest.mark.parametrize(
     ("page", "count"),
     # automatic-backward: its 11th block on imports the package's Value, for a graph of a million nodes
-    [("value-object", 4), ("chain-rule", 6), ("automatic-backward", 10), ("accumulating-gradients", 10)],
+    [
+        ("value-object", 4),
+        ("backprop-by-hand", 12),
+        ("chain-rule", 6),
+        ("automatic-backward", 10),
+        ("accumulating-gradients", 10),
+        ("neurons-layers-mlp", 6),  # its 7th block is PyTorch's
+    ],
 )
 def test_a_correct_engine_prints_what_the_book_prints(page, count):
     """The chapter's first `count` runnable blocks, in order, on the book's engine and on the reference
@@ -147,3 +163,113 @@ def test_a_correct_engine_prints_what_the_book_prints(page, count):
         got = blocks.run_block(fence.body, filename, yours, capture=True, engine=engine)
         # The tracebacks differ, as they should: one goes through the reader's code.
         assert (got.printed, said(got)) == (expected.printed, said(expected)), f"{page} block {n + 1}"
+
+
+DIAMOND = """\
+from scratchgrad.stages.closures import Value
+
+a, b, c = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c")
+e = a * b
+e.label = "e"
+d = e + c
+d.label = "d"
+L = d * e
+L.label = "L"
+"""
+GRADS_OF_A_AND_B = "for v in (a, b, c, e, d, L):\n    v.grad = 0.0\nL.backward()\nprint(a.grad, b.grad)\n"
+
+
+def test_the_wrong_order_switch_reaches_the_readers_values_made_above_and_only_for_its_run():
+    namespace = blocks.new_namespace()
+    engine = ReaderEngine.load("automatic-backward", ACCUMULATING)
+    assert ReaderEngine.load("automatic-backward", ACCUMULATING, "wrong-order") is engine
+
+    def run_here(code: str, bug: str | None = None) -> str:
+        return blocks.run_block(code, "<b>", namespace, capture=True, bug=bug, engine=engine).printed
+
+    run_here(DIAMOND)
+    assert type(namespace["a"]).__module__ == "__your_engine__"
+    assert run_here(GRADS_OF_A_AND_B, bug="wrong-order") == "-12.0 8.0\n"
+    assert run_here(GRADS_OF_A_AND_B) == "6.0 -4.0\n"
+    book = blocks.new_namespace()
+    blocks.run_block(DIAMOND, "<b>", book, capture=True)
+    assert (
+        blocks.run_block(GRADS_OF_A_AND_B, "<b>", book, capture=True, bug="wrong-order").printed
+        == "-12.0 8.0\n"
+    )
+
+
+def run_page_until(page: str, passed: dict[str, str], marker: str) -> blocks.Outcome:
+    """The page's runnable blocks on the reader's engine, from the top to the first with `marker`."""
+    namespace, engine = blocks.new_namespace(), ReaderEngine.load(page, passed)
+    for n, fence in enumerate(fence for fence in page_fences(f"{page}.md") if fence.runnable):
+        outcome = blocks.run_block(
+            fence.body, blocks.block_filename(page, n), namespace, capture=True, engine=engine
+        )
+        if marker in fence.body:
+            return outcome
+    raise AssertionError(f"no block of {page} has {marker!r}")
+
+
+def test_the_readers_walk_by_hand_fills_the_chapters_graph():
+    walk = "backprop_by_hand(a, b, c, f, e, d, L)"
+    swapped = SOLUTIONS["backprop-by-hand"].replace("d.grad = f.data * L.grad", "d.grad = d.data * L.grad")
+    assert swapped != SOLUTIONS["backprop-by-hand"]
+    right = run_page_until("backprop-by-hand", SOLUTIONS, walk).printed
+    wrong = run_page_until("backprop-by-hand", {**SOLUTIONS, "backprop-by-hand": swapped}, walk).printed
+    assert "dL/dd = -2.0" in right
+    assert "dL/dd = +4.0" in wrong  # their local derivative for d: d itself, 4, where f = -2 belongs
+    assert "dL/da = -12.0" in wrong  # and every gradient below d carries it
+
+
+def test_a_by_hand_stand_in_is_the_readers_value_with_the_books_grad_and_tanh():
+    engine = ReaderEngine.load("backprop-by-hand", SOLUTIONS)
+    code = (
+        "from scratchgrad.stages.by_hand import Value\n"
+        "o = (Value(2.0) * Value(0.5)).tanh()\nprint(type(o).__module__, o.grad, o._prev.pop()._op)\n"
+    )
+    assert blocks.run_block(code, "<b>", blocks.new_namespace(), capture=True, engine=engine).printed == (
+        "__your_engine__ 0.0 *\n"
+    )
+
+
+def test_the_readers_network_starts_from_the_books_weights_and_shows_its_own_bug():
+    code = (
+        "from scratchgrad.stages.textbook_nn import MLP\n"
+        "model = MLP(3, [4, 4, 1], rng=0)\n"
+        "print(len(model.parameters()), round(model([2.0, 3.0, -1.0]).data, 6))\n"
+    )
+    book = blocks.run_block(code, "<b>", blocks.new_namespace(), capture=True).printed
+    engine = ReaderEngine.load("neurons-layers-mlp", ACCUMULATING)
+    assert blocks.run_block(code, "<b>", blocks.new_namespace(), capture=True, engine=engine).printed == book
+    no_bias = {**ACCUMULATING, "mlp": SOLUTIONS["mlp"].replace("return self.w + [self.b]", "return self.w")}
+    engine = ReaderEngine.load("neurons-layers-mlp", no_bias)
+    printed = blocks.run_block(code, "<b>", blocks.new_namespace(), capture=True, engine=engine).printed
+    assert printed.split()[0] == "32"  # 41 less the 9 biases: their parameters() forgets them
+    assert printed != book
+
+
+def test_the_readers_training_loop_trains_the_story_network_on_the_training_page():
+    marker = "textbook_nn.train("
+    right = run_page_until("training", ACCUMULATING, marker).printed
+    uphill = SOLUTIONS["training"].replace("p.data -= learning_rate", "p.data += learning_rate")
+    assert uphill != SOLUTIONS["training"]
+    wrong = run_page_until("training", {**ACCUMULATING, "training": uphill}, marker).printed
+    assert right.endswith("to 1e-9: True\n")
+    assert wrong.endswith("to 1e-9: False\n")
+    assert right.splitlines()[0] == wrong.splitlines()[0]  # the same start: the book's weights
+
+
+def test_the_wrong_order_switch_on_the_readers_engine_marks_a_and_b_in_the_drawn_check():
+    namespace, engine = blocks.new_namespace(), ReaderEngine.load("automatic-backward", ACCUMULATING)
+    blocks.run_block(DIAMOND + "L.backward()\n", "<b>", namespace, capture=True, engine=engine)
+    outcome = blocks.run_block(
+        "print(L.data)", "<b>", namespace, graphs=["L"], capture=True, bug="wrong-order", engine=engine
+    )
+    study = json.loads(outcome.drawings[1].data)
+    wrong = {
+        node["name"]
+        for node, verdict in zip(study["nodes"], study["check"]["nodes"], strict=True)
+        if verdict["status"] == "wrong"
+    }
+    assert wrong == {"a", "b"}

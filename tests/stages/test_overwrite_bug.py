@@ -1,5 +1,7 @@
 """Stage 3: `=` instead of `+=` in backward loses the gradient of a Value used twice."""
 
+import math
+
 import pytest
 
 from scratchgrad.stages import closures
@@ -39,9 +41,20 @@ def test_results_keep_the_buggy_class():
     assert type(2 * a) is Value
 
 
-def test_tanh_is_inherited_unchanged():
+def test_tanh_sets_its_share_too():
     a = Value(0.5)
     t = a.tanh()
-    assert type(t) is closures.Value
+    assert type(t) is Value
     t.backward()
-    assert a.grad == pytest.approx(1 - t.data**2)
+    assert a.grad == pytest.approx(1 - t.data**2)  # one consumer: right
+    a.grad = 0.0
+    both = a.tanh() + a.tanh()
+    both.backward()
+    assert a.grad == pytest.approx(1 - math.tanh(0.5) ** 2)  # two: one share kept
+
+
+def test_values_of_the_closure_stage_are_used_as_they_are():
+    a, b = Value(2.0), closures.Value(-3.0)
+    (a * b).backward()
+    assert (a.grad, b.grad) == (-3.0, 2.0)
+    assert (a / 4).data == 0.5

@@ -7,7 +7,7 @@ import pytest
 import scratchgrad
 from scratchgrad.datasets import four_points
 from scratchgrad.stages import closures
-from scratchgrad.stages.textbook_nn import MLP, Layer, Neuron
+from scratchgrad.stages.textbook_nn import MLP, Layer, Neuron, train
 
 
 def test_a_neuron_is_tanh_of_its_weighted_sum():
@@ -26,6 +26,7 @@ def test_a_neuron_takes_exactly_as_many_inputs_as_it_has_weights():
 
 def test_layers_and_networks_have_the_textbook_shapes():
     assert len(Layer(3, 4, random.Random(0))([1.0, 2.0, 3.0])) == 4
+    assert isinstance(Layer(3, 1, random.Random(0))([1.0, 2.0, 3.0]), closures.Value)  # as micrograd's
     model = MLP(3, [4, 4, 1])
     assert len(model.parameters()) == 41  # (3+1)·4 + (4+1)·4 + (4+1)·1
     assert isinstance(model([1.0, 2.0, 3.0]), closures.Value)
@@ -46,3 +47,21 @@ def test_the_same_seed_gives_the_packages_network_output_and_gradients(seed):
     assert [p.grad for p in story.parameters()] == pytest.approx(
         [p.grad for p in package.parameters()], rel=1e-9, abs=1e-12
     )
+
+
+def test_the_loop_trains_the_four_points_as_the_packages_fit_does():
+    xs, ys = four_points()
+    story = MLP(3, [4, 4, 1], rng=0)
+    losses = train(story, xs, ys, steps=100, learning_rate=0.2)
+    packaged = scratchgrad.MLP(3, [4, 4, 1], rng=0)
+    history = scratchgrad.train.fit(
+        packaged,
+        xs,
+        ys,
+        scratchgrad.losses.mse,
+        scratchgrad.optim.SGD(packaged.parameters(), lr=0.2),
+        steps=100,
+    )
+    assert len(losses) == 100
+    assert losses[-1] < losses[0] / 100
+    assert losses == pytest.approx(history.loss, rel=1e-9)

@@ -97,6 +97,7 @@ export function createEditor(parent, code, { label, onRun, onChange }) {
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange(update.state.doc.toString());
         }),
+        belowTheHeader,
         EditorView.contentAttributes.of({
           "aria-label": label,
           tabindex: "0", // focusable already (contenteditable); said outright, checkers see it too
@@ -123,6 +124,14 @@ export function createEditor(parent, code, { label, onRun, onChange }) {
     },
   };
 }
+
+// Material's header is fixed over the page: a line the editor brings into view (a marked line,
+// the cursor) stops below it rather than under it (the stylesheet does the same for the page's own
+// scrolling: site.css, scroll-margin-top).
+const belowTheHeader = EditorView.scrollMargins.of((view) => {
+  const header = view.dom.ownerDocument.querySelector(".md-header");
+  return { top: header ? header.getBoundingClientRect().bottom + 8 : 0 };
+});
 
 const setMarkedLines = StateEffect.define();
 const markedLine = Decoration.line({ class: "sg-editor-line--marked" });

@@ -269,7 +269,7 @@ def run_block(
             _recursion_limit(RECURSION_LIMIT),
             _printing_into(printed if capture else None),
             _bug(bug),
-            _yours(engine),
+            _yours(engine, bug),
         ):
             if bug is not None:
                 namespace = dict(namespace)
@@ -331,9 +331,10 @@ def _bug(name: str | None) -> Iterator[None]:
         random.setstate(drawn_so_far)
 
 
-def _yours(engine: Any) -> contextlib.AbstractContextManager:
-    """The reader's engine standing in for the story's stages (after a bug's switch: theirs wins)."""
-    return contextlib.nullcontext() if engine is None else engine.standing_in()
+def _yours(engine: Any, bug: str | None) -> contextlib.AbstractContextManager:
+    """The reader's engine standing in for the story's stages (after a bug's switch: theirs wins),
+    with the bug switched into their classes where it reaches them."""
+    return contextlib.nullcontext() if engine is None else engine.standing_in(bug)
 
 
 @contextlib.contextmanager

@@ -18,6 +18,8 @@ package's `scratchgrad.engine.Value`, and for the bugs the story's closure stage
   reaches it, before every node that uses it has sent its share. On "Why the order matters",
   ``L = d·e`` with ``d = e + c`` and ``e = a·b``, the walk visits ``L``, then ``e`` (with
   ``L``'s share alone), then ``d``: ``a`` and ``b`` get ``−12`` and ``8``, not ``6`` and ``−4``.
+  A reader's own Value gets the same walk in place of their ``backward``: it calls their rules
+  (each node's ``_backward``) in that order.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from scratchgrad.engine import Value, topological_order
 from scratchgrad.graph import graph_nodes
 from scratchgrad.stages import closures, overwrite_bug
 
-__all__ = ["BUGS", "Bug", "switched_on"]
+__all__ = ["BUGS", "Bug", "switched_on", "switched_on_yours"]
 
 
 def _backward_with_overwrite(self: Value) -> None:
@@ -110,12 +112,15 @@ def _zero_grad_forgotten(self: object) -> None:
 @dataclass(frozen=True)
 class Bug:
     """A bug a switch turns on: its `label` (what the switch says), the attributes it replaces, and
-    the `rewrites` that put it into a reader's own code: (regular expression, replacement) pairs, none
-    when the bug cannot be written into code the reader wrote."""
+    how it reaches a reader's own engine (`scratchgrad.page.reader_engine`), if it can: `rewrites`,
+    (regular expression, replacement) pairs that write it into the reader's code, or `yours_replaces`,
+    (attribute, buggy) pairs that stand in, for the run, for attributes of the reader's `Value` class
+    (the one their Values were made with: a switch that reruns a block on Values made above it)."""
 
     label: str
     replaces: tuple[tuple[Any, str, Any], ...]
     rewrites: tuple[tuple[str, str], ...] = ()
+    yours_replaces: tuple[tuple[str, Any], ...] = ()
 
     def rewrite(self, source: str) -> str:
         """`source` (a reader's code) with the bug written in."""
@@ -144,6 +149,7 @@ BUGS = {
             (Value, "backward", _backward_in_wrong_order),
             (closures.Value, "backward", _closures_backward_in_wrong_order),
         ),
+        yours_replaces=(("backward", _closures_backward_in_wrong_order),),
     ),
 }
 
@@ -162,3 +168,28 @@ def switched_on(name: str) -> Iterator[Bug]:
     finally:
         for owner, attribute, real in kept:
             setattr(owner, attribute, real)
+
+
+@contextlib.contextmanager
+def switched_on_yours(name: str, classes: list[type]) -> Iterator[None]:
+    """While active, the reader's `classes` (their Value, as each stage of the page has it) behave
+    with bug `name`, if it can reach them (`Bug.yours_replaces`); put back afterwards, whatever happens."""
+    kept = [
+        (owner, attribute, owner.__dict__.get(attribute, _MISSING))
+        for owner in classes
+        for attribute, _ in BUGS[name].yours_replaces
+    ]
+    try:
+        for owner in classes:
+            for attribute, buggy in BUGS[name].yours_replaces:
+                setattr(owner, attribute, buggy)
+        yield
+    finally:
+        for owner, attribute, real in reversed(kept):
+            if real is _MISSING:
+                delattr(owner, attribute)
+            else:
+                setattr(owner, attribute, real)
+
+
+_MISSING = object()

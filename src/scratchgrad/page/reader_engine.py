@@ -11,10 +11,15 @@ The rules, owned here and nowhere else:
 
 * **Which stages**, `STAGES`: each stage a reader's engine can stand in for, the names it gives and
   the exercises whose pieces make them. The first stage, `graph_only`, is the reader's first Value;
-  the closure stage is everything the story's engine has: rules, ``backward``, ``**``, ``exp``,
-  ``-`` and ``/``. The stage `overwrite_bug` is the reader's engine with every ``.grad +=`` written
-  ``.grad =`` (the break-it bug ``overwrite``, `scratchgrad.page.break_it`). ``by_hand`` and the
-  textbook network (whose ``MLP`` takes a ``seed`` the exercise's does not) have no stand-in.
+  ``by_hand`` is that Value with the stage's own additions (a ``grad`` on every node, ``tanh``:
+  the book's code, run on the reader's class as an exercise re-opens it) and the reader's walk,
+  ``backprop_by_hand``; the closure stage is everything the story's engine has: rules,
+  ``backward``, ``**``, ``exp``, ``-`` and ``/``. The stage `overwrite_bug` is the reader's engine
+  with every ``.grad +=`` written ``.grad =`` (the break-it bug ``overwrite``,
+  `scratchgrad.page.break_it`). The textbook network, `textbook_nn`, is the reader's ``Neuron``,
+  ``Layer``, ``MLP`` and training loop ``train`` on *the same* closure-stage Value (it `extends`
+  that stand-in); their ``MLP`` takes the book's ``rng=`` and starts from the book's weights for
+  it, so that a correct network prints the book's numbers.
 * **Which pieces, on which page**, `pieces_on`: the stage's pieces, built the way the checker builds
   them (`scratchgrad.exercises.runner.load_pieces`): the reader's passing code of a piece, the
   book's (the reference solution) for a piece not passed yet. One exception keeps the story's
@@ -23,11 +28,13 @@ The rules, owned here and nowhere else:
   reader's rules run as they wrote them.
 * **Which blocks**, `describe`: a block that imports a stage with a stand-in, on a chapter from
   the Value on (the story's chapters are those of the exercises, in their order), and every block
-  below it, which uses the names it defined.
+  below it that reads a name such a block binds (its Values, a function made of them, a model), and
+  so on down the page. A block below that uses only the package runs on the book's engine and is
+  not marked as the reader's.
 
 Example:
     >>> from scratchgrad.exercises.registry import by_id
-    >>> [piece.id for piece in pieces_on("chain-rule", STAGES[1])]  # doctest: +NORMALIZE_WHITESPACE
+    >>> [piece.id for piece in pieces_on("chain-rule", STAGES[2])]  # doctest: +NORMALIZE_WHITESPACE
     ['value-graph', 'tanh-derivative', 'local-derivatives', 'topological-order', 'backward',
      'power-and-exp', 'composed-ops']
     >>> wrong = by_id("local-derivatives").solution.replace(".grad +=", ".grad =")
@@ -42,20 +49,28 @@ Example:
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib
+import inspect
 import json
+import math
+import random
+import re
 import sys
-from collections.abc import Iterator, Mapping
+import types
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from scratchgrad import nn
 from scratchgrad.exercises.exercise import Exercise
 from scratchgrad.exercises.registry import EXERCISES, by_id
 from scratchgrad.exercises.report import PieceUse
 from scratchgrad.exercises.runner import load_pieces
 from scratchgrad.exercises.sandbox import Sandbox
 from scratchgrad.page import break_it
+from scratchgrad.stages import by_hand
 
 __all__ = [
     "CHAPTERS",
@@ -87,6 +102,10 @@ class Stage:
         pieces: the exercises whose pieces make those names, in the order of the story.
         starts: the piece that makes the reader's engine this stage: from its chapter on, it stands in.
         bug: a break-it bug (`scratchgrad.page.break_it.BUGS`) always written into this stand-in.
+        extends: the module of a stage whose stand-in this one continues: its pieces are loaded into
+            that stand-in's namespace, so both give the same Value class.
+        adapt: the book's additions the stage needs around the reader's pieces, applied to the
+            namespace once they are loaded.
     """
 
     module: str
@@ -94,6 +113,56 @@ class Stage:
     pieces: tuple[str, ...]
     starts: str
     bug: str | None = None
+    extends: str | None = None
+    adapt: Callable[[dict[str, Any]], None] | None = None
+
+
+def _section(module: types.ModuleType, name: str) -> str:
+    """The lines of `module`'s snippet section `name` (``# --8<-- [start:name]``), as the pages show it."""
+    source = inspect.getsource(module)
+    start = source.index(f"# --8<-- [start:{name}]\n") + len(f"# --8<-- [start:{name}]\n")
+    end = source.index(f"# --8<-- [end:{name}]", start)
+    return source[start : source.rindex("\n", start, end) + 1]
+
+
+def _with_grad_and_tanh(namespace: dict[str, Any]) -> None:
+    """The by_hand stage on the reader's Value: the book's ``grad`` and ``tanh`` (its ``init`` and
+    ``tanh`` sections), re-opening the reader's class as ``class Value(Value)`` would: their ``+``
+    and ``*`` then make Values with a ``grad`` too."""
+    if "Value" not in namespace:
+        return
+    namespace["graph_only"] = types.SimpleNamespace(Value=namespace["Value"])
+    namespace.setdefault("math", math)
+    source = _section(by_hand, "init") + _section(by_hand, "tanh")
+    exec(compile(source, inspect.getsourcefile(by_hand) or "by_hand.py", "exec"), namespace)
+
+
+def _started_like_the_books(namespace: dict[str, Any]) -> None:
+    """The reader's ``MLP`` with the book's ``rng=``: it is built as the reader wrote it (their
+    random draws leave `random`'s state as it was), then every parameter starts at the book's
+    value for that seed (as `scratchgrad.stages.textbook_nn.MLP` draws it), in ``parameters()`` order. A
+    network whose ``parameters()`` has another length keeps its own draws. (The package's
+    `scratchgrad.nn.MLP` draws them: the same weights, in the same order, and never the reader's
+    stand-in, as the stage's own classes are while a block runs.)"""
+    yours = namespace.get("MLP")
+    if not isinstance(yours, type):
+        return
+
+    class MLP(yours):  # type: ignore[misc, valid-type]
+        def __init__(self, nin: int, nouts: list[int], rng: int = 0) -> None:
+            state = random.getstate()
+            try:
+                super().__init__(nin, list(nouts))
+            finally:
+                random.setstate(state)
+            starts = nn.MLP(nin, list(nouts), rng=rng).parameters()  # the book's weights, drawn alike
+            parameters = self.parameters()
+            if len(parameters) == len(starts):
+                for parameter, start in zip(parameters, starts, strict=True):
+                    parameter.data = start.data
+
+    MLP.__qualname__ = MLP.__name__ = yours.__name__
+    namespace["MLP"] = MLP
 
 
 _CLOSURE_PIECES = (
@@ -109,6 +178,13 @@ _CLOSURE_PIECES = (
 STAGES: tuple[Stage, ...] = (
     Stage("scratchgrad.stages.graph_only", {"Value": "Value"}, ("value-graph",), starts="value-graph"),
     Stage(
+        "scratchgrad.stages.by_hand",
+        {"Value": "Value", "backprop_by_hand": "backprop_by_hand"},
+        ("value-graph", "backprop-by-hand"),
+        starts="value-graph",
+        adapt=_with_grad_and_tanh,
+    ),
+    Stage(
         "scratchgrad.stages.closures",
         {"Value": "Value", "topological_order_recursive": "topological_order"},
         _CLOSURE_PIECES,
@@ -120,6 +196,14 @@ STAGES: tuple[Stage, ...] = (
         _CLOSURE_PIECES,
         starts="local-derivatives",
         bug="overwrite",
+    ),
+    Stage(
+        "scratchgrad.stages.textbook_nn",
+        {"Neuron": "Neuron", "Layer": "Layer", "MLP": "MLP", "train": "train"},
+        ("mlp", "training"),
+        starts="mlp",
+        extends="scratchgrad.stages.closures",
+        adapt=_started_like_the_books,
     ),
 )
 
@@ -135,7 +219,12 @@ def pieces_on(page: str, stage: Stage) -> list[Exercise]:
     if CHAPTERS.index(by_id(stage.starts).chapter) > here:
         return []
     pieces = [by_id(piece) for piece in stage.pieces]
-    return [piece for piece in pieces if piece.id not in FIXES or CHAPTERS.index(piece.chapter) < here]
+    own = [piece for piece in pieces if piece.id not in FIXES or CHAPTERS.index(piece.chapter) < here]
+    return (pieces_on(page, _stage(stage.extends)) if stage.extends else []) + own
+
+
+def _stage(module: str) -> Stage:
+    return next(stage for stage in STAGES if stage.module == module)
 
 
 def _stages_in(code: str) -> list[Stage]:
@@ -157,15 +246,62 @@ def describe(page: str, codes: list[str]) -> list[dict[str, str]]:
     it on `page`: one ``{"id", "title", "chapter"}`` per exercise (JSON-ready, for the page's control),
     in the order of the story. Empty: the block runs on the book's engine whatever the choice."""
     wanted: dict[str, Exercise] = {}
+    yours: set[str] = set()  # the names bound by the blocks that run on the reader's engine
+    on_yours = False
     for code in codes:
-        for stage in _stages_in(code):
+        stages = [stage for stage in _stages_in(code) if pieces_on(page, stage)]
+        read, bound = _names(code)
+        on_yours = bool(stages) or bool(read & yours)
+        if on_yours:
+            yours |= bound
+        for stage in stages:
             for piece in pieces_on(page, stage):
                 wanted[piece.id] = piece
+    if not on_yours:
+        return []
     return [
         {"id": piece.id, "title": piece.title, "chapter": piece.chapter}
         for piece in EXERCISES
         if piece.id in wanted
     ]
+
+
+def _names(code: str) -> tuple[set[str], set[str]]:
+    """The names `code` reads from the blocks above it, and the names it binds (assigned, defined,
+    imported). A name counts as read from above unless the block bound it before, in an earlier
+    statement or in the same one (a loop's variable, a function's arguments). A block that does not
+    parse reads every name it mentions and binds none."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set(re.findall(r"[A-Za-z_]\w*", code)), set()
+    from_above: set[str] = set()
+    bound: set[str] = set()
+    for statement in tree.body:
+        read, inside = set(), set()  # inside: bound somewhere in the statement, a function's too
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name):
+                (read if isinstance(node.ctx, ast.Load) else inside).add(node.id)
+            elif isinstance(node, ast.arg):
+                inside.add(node.arg)
+        from_above |= read - bound - inside
+        bound |= _bound_by(statement)
+    return from_above, bound
+
+
+def _bound_by(statement: ast.stmt) -> set[str]:
+    """The names a statement of a block binds for the statements after it (not a function's own)."""
+    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return {statement.name}
+    if isinstance(statement, ast.Import | ast.ImportFrom):
+        return {(alias.asname or alias.name).split(".")[0] for alias in statement.names}
+    names = set()
+    for node in ast.walk(statement):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            break  # defined inside: not the block's
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+    return names
 
 
 def _fresh_namespace() -> dict[str, Any]:
@@ -196,10 +332,13 @@ class ReaderEngine:
         """The engine of `page` from `passed` (exercise id → passing code, or that as JSON), kept.
 
         `bug`: a break-it switch's bug, written into the reader's code when it can be
-        (`scratchgrad.page.break_it.Bug.rewrites`).
+        (`scratchgrad.page.break_it.Bug.rewrites`: an engine of its own). A bug that cannot be
+        written in gets the page's engine, whose classes `standing_in` switches it into for the run.
         """
         if isinstance(passed, str):
             passed = json.loads(passed)
+        if bug is not None and not break_it.BUGS[bug].rewrites:
+            bug = None  # switched on around the run instead (`standing_in`): the page's own classes
         key = (page, json.dumps(dict(passed), sort_keys=True), bug)
         if key not in _BUILT:
             if len(_BUILT) >= 8:  # a page's few variants; an old one is built again if needed
@@ -211,11 +350,23 @@ class ReaderEngine:
     def stand_ins(self) -> list[tuple[Stage, dict[str, Any]]]:
         """(stage, the namespace of the reader's engine that stands in for it) for each stage of the page."""
         if self._stand_ins is None:
-            self._stand_ins = [(stage, self._build(stage)) for stage in STAGES if pieces_on(self.page, stage)]
+            built: dict[str, dict[str, Any]] = {}
+            for stage in STAGES:
+                if pieces_on(self.page, stage):
+                    built[stage.module] = self._build(stage, built.get(stage.extends or ""))
+            self._stand_ins = [(_stage(module), namespace) for module, namespace in built.items()]
             self._say_which_pieces()
         return self._stand_ins
 
-    def _build(self, stage: Stage) -> dict[str, Any]:
+    def _build(self, stage: Stage, extended: dict[str, Any] | None = None) -> dict[str, Any]:
+        if extended is not None:  # the stage's own pieces, on the stand-in it continues
+            pieces = [piece for piece in pieces_on(self.page, stage) if piece.id in stage.pieces]
+            yours = {piece.id: self.passed[piece.id] for piece in pieces if piece.id in self.passed}
+            uses = load_pieces(pieces, yours, extended, Sandbox(LOAD_TIME_LIMIT))
+            self.uses.extend(use for use in uses if use not in self.uses)
+            if stage.adapt:
+                stage.adapt(extended)
+            return extended
         pieces = pieces_on(self.page, stage)
         yours = {piece.id: self.passed[piece.id] for piece in pieces if piece.id in self.passed}
         namespace = _fresh_namespace()
@@ -231,6 +382,8 @@ class ReaderEngine:
             load_pieces(pieces, sources, namespace, Sandbox(LOAD_TIME_LIMIT))
         if stage.bug is None:
             self.uses.extend(use for use in uses if use not in self.uses)
+        if stage.adapt:
+            stage.adapt(namespace)
         return namespace
 
     def _say_which_pieces(self) -> None:
@@ -243,18 +396,29 @@ class ReaderEngine:
                 )
 
     @contextlib.contextmanager
-    def standing_in(self) -> Iterator[None]:
+    def standing_in(self, bug: str | None = None) -> Iterator[None]:
         """While inside, each stage's names are the reader's (``from scratchgrad.stages.closures
-        import Value`` gives their Value); the book's are put back afterwards, whatever happens."""
+        import Value`` gives their Value); the book's are put back afterwards, whatever happens.
+
+        `bug`: a break-it switch's bug that reaches the reader's classes rather than their code
+        (`scratchgrad.page.break_it.Bug.yours_replaces`), such as ``wrong-order``: the Values made
+        by the blocks above, on this same engine, walk their graph the wrong way in this run.
+        """
         kept = []
+        # Every stage imported before any is replaced: a stage that imports another (textbook_nn
+        # takes closures' Value) must bind the book's, not the stand-in of the moment.
+        modules = [importlib.import_module(stage.module) for stage, _ in self.stand_ins]
         try:
-            for stage, namespace in self.stand_ins:
-                module = importlib.import_module(stage.module)
+            for (stage, namespace), module in zip(self.stand_ins, modules, strict=True):
                 for name, yours in stage.names.items():
                     if yours in namespace:
                         kept.append((module, name, module.__dict__[name]))
                         setattr(module, name, namespace[yours])
-            yield
+            classes = list(
+                {id(ns["Value"]): ns["Value"] for _, ns in self.stand_ins if "Value" in ns}.values()
+            )
+            with break_it.switched_on_yours(bug, classes) if bug else contextlib.nullcontext():
+                yield
         finally:
             for module, name, book in reversed(kept):
                 setattr(module, name, book)

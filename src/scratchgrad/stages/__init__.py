@@ -9,8 +9,9 @@ Each module is a complete, working step of the story, shown on the pages and tes
 2. `closures`: each operation attaches a `_backward` closure; `backward()` calls them in
    reverse topological order, found by recursion (chapters "Local gradients and the chain
    rule", "Automating backward").
-3. `overwrite_bug`: the same with ``=`` where ``+=`` belongs, so a Value used twice loses
-   gradient (chapter "The += bug").
+3. `overwrite_bug`: the rules as "Local gradients and the chain rule" first writes them, ``=``
+   where ``+=`` belongs (right while each Value has one consumer), under the closure stage's
+   ``backward()``: a Value used twice loses gradient (chapter "The += bug").
 4. `composed_ops`: tanh and sigmoid built from exp, ``+``, ``*`` and ``**``: new
    operations with no new backward rule (chapter "More operations").
 5. `textbook_nn`: the textbook ``Neuron``, ``Layer`` and ``MLP``, made of ``+``, ``*`` and

@@ -8,7 +8,8 @@ Value adds ``tanh`` as an operation that records its one child, like ``+`` and `
 
 ``+`` and ``*`` are written again only so that their results are this class (with a ``grad``)
 rather than stage 1's. There is still no backward rule anywhere: `scratchgrad.stages.closures`
-gives each operation its own.
+gives each operation its own. `backprop_by_hand` is the chapter's walk as one function, the form
+its exercise asks for.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import math
 
 from scratchgrad.stages import graph_only
 
-__all__ = ["Value"]
+__all__ = ["Value", "backprop_by_hand"]
 
 
 # --8<-- [start:value]
@@ -45,3 +46,18 @@ class Value(graph_only.Value):
 
 
 # --8<-- [end:value]
+
+
+# --8<-- [start:backprop_by_hand]
+def backprop_by_hand(a: Value, b: Value, c: Value, f: Value, e: Value, d: Value, L: Value) -> None:
+    """Fill every .grad of e = a*b, d = e + c, L = d*f, from L back to the inputs."""
+    L.grad = 1.0  # dL/dL
+    d.grad = f.data * L.grad  # L = d * f: the local derivative for d is f
+    f.grad = d.data * L.grad  # and for f it is d
+    e.grad = 1.0 * d.grad  # d = e + c: a sum passes the gradient on unchanged
+    c.grad = 1.0 * d.grad
+    a.grad = b.data * e.grad  # e = a * b
+    b.grad = a.data * e.grad
+
+
+# --8<-- [end:backprop_by_hand]

@@ -1,19 +1,22 @@
-"""Stage 3, "The += bug": backward closures that assign with ``=`` instead of adding with ``+=``.
+"""Stage 2a, "Local gradients and the chain rule"; stage 3, "The += bug": rules that assign with ``=``.
 
-This Value is `scratchgrad.stages.closures.Value` with ``+`` and ``*``
-rewritten the wrong way: their closures *set* a child's gradient instead of
-adding to it. Nothing looks wrong while every Value is used once. But a Value
-used twice, as in ``b = a + a``, must collect a gradient along each use
-(the multivariate chain rule: contributions over all paths add up), and
-here the second contribution overwrites the first: ``a.grad`` ends at 1
-instead of 2.
+The chain rule at one node, written as the chapter first writes it: each child's gradient
+*is* (local derivative) × ``out.grad`` — ``self.grad = ...``. That is right while every Value
+has one consumer, as every graph of the chain-rule chapter does, and it is how a reader's first
+rules come out. "The += bug" then uses a Value twice, as in ``b = a + a``: it must collect a
+gradient along each use (the multivariate chain rule: contributions over all paths add up), and
+here the second contribution overwrites the first: ``a.grad`` ends at 1 instead of 2.
+`scratchgrad.stages.closures` is the fix, ``+=`` in every rule.
 
-Only ``+`` and ``*`` are rewritten (negation, ``-`` and ``/``, built from
-them, inherit the bug); ``tanh``, ``exp`` and ``**`` are inherited unchanged
-and return correct `closures.Value` results.
+This Value is `scratchgrad.stages.closures.Value` (its ``backward``, ``**``, ``exp``, …) with the
+rules of ``+``, ``*`` and ``tanh`` written with ``=``; negation, ``-`` and ``/``, built from them,
+inherit the bug. A plain number is wrapped; any stage's Value is used as it is, so this stage's
+Values and the closure stage's mix (``**`` returns a closure-stage Value).
 """
 
 from __future__ import annotations
+
+import math
 
 from scratchgrad.stages import closures
 
@@ -24,15 +27,15 @@ Number = int | float
 
 # --8<-- [start:value]
 class Value(closures.Value):
-    """A closures.Value whose ``+`` and ``*`` overwrite gradients instead of accumulating them."""
+    """A closures.Value whose ``+``, ``*`` and ``tanh`` set gradients (``=``) instead of adding them."""
 
     # --8<-- [start:add]
-    def __add__(self, other: closures.Value | Number) -> Value:
-        other = other if isinstance(other, closures.Value) else Value(other)
+    def __add__(self, other: Value | Number) -> Value:
+        other = Value(other) if isinstance(other, int | float) else other
         out = Value(self.data + other.data, "", (self, other), "+")
 
-        def _backward() -> None:
-            self.grad = 1.0 * out.grad  # the bug: = where += belongs
+        def _backward() -> None:  # d(out)/d(self) = 1, d(out)/d(other) = 1
+            self.grad = 1.0 * out.grad
             other.grad = 1.0 * out.grad
 
         out._backward = _backward
@@ -41,18 +44,31 @@ class Value(closures.Value):
     # --8<-- [end:add]
 
     # --8<-- [start:mul]
-    def __mul__(self, other: closures.Value | Number) -> Value:
-        other = other if isinstance(other, closures.Value) else Value(other)
+    def __mul__(self, other: Value | Number) -> Value:
+        other = Value(other) if isinstance(other, int | float) else other
         out = Value(self.data * other.data, "", (self, other), "*")
 
-        def _backward() -> None:
-            self.grad = other.data * out.grad  # the bug again
+        def _backward() -> None:  # d(out)/d(self) = other, d(out)/d(other) = self
+            self.grad = other.data * out.grad
             other.grad = self.data * out.grad
 
         out._backward = _backward
         return out
 
     # --8<-- [end:mul]
+
+    # --8<-- [start:tanh]
+    def tanh(self) -> Value:
+        t = math.tanh(self.data)
+        out = Value(t, "", (self,), "tanh")
+
+        def _backward() -> None:  # d(out)/d(self) = 1 - tanh(self)**2
+            self.grad = (1 - t**2) * out.grad
+
+        out._backward = _backward
+        return out
+
+    # --8<-- [end:tanh]
 
 
 # --8<-- [end:value]

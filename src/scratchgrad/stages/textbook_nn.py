@@ -1,4 +1,5 @@
-"""Stage 5, "Neurons, layers and MLPs": the textbook network, built from ``+``, ``*`` and ``tanh``.
+"""Stage 5, "Neurons, layers and MLPs" and "Training a network": the textbook network, built from
+``+``, ``*`` and ``tanh``, and the loop that trains it.
 
 A neuron is ``tanh(b + Σ wᵢ·xᵢ)``: nothing but the operations the `closures` Value already
 has, so backpropagation through a network needs no new rule. A layer is several neurons reading
@@ -6,6 +7,9 @@ the same inputs; a multi-layer perceptron feeds each layer's outputs to the next
 uniform in [-1, 1] and biases at 0, drawn from `rng` in the order the package's `scratchgrad.nn`
 draws them, so the same seed gives both the same network: the tests prove the outputs and the
 gradients equal.
+
+`train` is the training loop of "Training a network" as one function: forward, zero the
+gradients, backward, step, on the mean squared error.
 
 The package's classes add what a library needs (checked arguments, other activations) and build
 each neuron as one fused node (`scratchgrad.fused`, chapter "Making it fast"); the ideas are these.
@@ -17,7 +21,7 @@ import random
 
 from scratchgrad.stages.closures import Value
 
-__all__ = ["MLP", "Layer", "Neuron"]
+__all__ = ["MLP", "Layer", "Neuron", "train"]
 
 
 # --8<-- [start:network]
@@ -44,13 +48,14 @@ class Neuron:
 
 # --8<-- [start:layer]
 class Layer:
-    """`nout` neurons that all read the same inputs."""
+    """`nout` neurons that all read the same inputs; a layer of one neuron gives that Value."""
 
     def __init__(self, nin: int, nout: int, rng: random.Random) -> None:
         self.neurons = [Neuron(nin, rng) for _ in range(nout)]
 
-    def __call__(self, x: list) -> list[Value]:
-        return [neuron(x) for neuron in self.neurons]
+    def __call__(self, x: list) -> Value | list[Value]:
+        outs = [neuron(x) for neuron in self.neurons]
+        return outs[0] if len(outs) == 1 else outs
 
     def parameters(self) -> list[Value]:
         return [p for neuron in self.neurons for p in neuron.parameters()]
@@ -74,7 +79,7 @@ class MLP:
     def __call__(self, x: list) -> Value | list[Value]:
         for layer in self.layers:
             x = layer(x)
-        return x[0] if len(x) == 1 else x
+        return x
 
     def parameters(self) -> list[Value]:
         return [p for layer in self.layers for p in layer.parameters()]
@@ -82,3 +87,22 @@ class MLP:
 
 # --8<-- [end:mlp]
 # --8<-- [end:network]
+
+
+# --8<-- [start:train]
+def train(model: MLP, xs: list, ys: list, steps: int, learning_rate: float) -> list[float]:
+    """Gradient descent on the mean squared error; returns the loss of every step."""
+    losses = []
+    for _ in range(steps):
+        predictions = [model(x) for x in xs]  # 1. forward
+        loss = sum((p - y) ** 2 for p, y in zip(predictions, ys, strict=True)) / len(xs)
+        for param in model.parameters():  # 2. zero the gradients
+            param.grad = 0.0
+        loss.backward()  # 3. backward
+        for param in model.parameters():  # 4. update
+            param.data -= learning_rate * param.grad
+        losses.append(loss.data)
+    return losses
+
+
+# --8<-- [end:train]
