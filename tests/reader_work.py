@@ -1,7 +1,7 @@
 """Readers' work as the exercises store it, for the tests of "Run with: my engine": piece id → code.
 
 One definition for the unit tests (tests/page/test_reader_engine.py) and the browser's
-(tests/browser/test_reader_engine.py), so both mean the same three readers.
+(tests/browser/test_run_with_my_engine.py), so both mean the same three readers.
 """
 
 from __future__ import annotations

@@ -140,3 +140,22 @@ def test_each_node_test_mirrors_a_module_of_web():
         assert (ROOT / "web" / f"{mirrored}.js").exists() or (
             ROOT / "tests/web" / f"{mirrored}.mjs"
         ).exists(), test
+
+
+def same_named(paths: list[Path]) -> dict[str, list[str]]:
+    """The file names that stand in more than one folder, with their folders."""
+    folders: dict[str, list[str]] = {}
+    for path in paths:
+        folders.setdefault(path.name, []).append(path.parent.as_posix())
+    return {name: where for name, where in folders.items() if len(where) > 1}
+
+
+def test_no_two_test_modules_share_a_name():
+    """pytest imports a test module by its name (tests/ has no packages): two of one name in one
+    session stop it with an import-file mismatch, so `pytest tests` must never meet one."""
+    assert same_named(sorted(ROOT.joinpath("tests").rglob("test_*.py"))) == {}
+
+
+def test_the_name_check_finds_a_repeated_name():
+    paths = [Path("tests/page/test_x.py"), Path("tests/browser/test_x.py"), Path("tests/test_y.py")]
+    assert same_named(paths) == {"test_x.py": ["tests/page", "tests/browser"]}
