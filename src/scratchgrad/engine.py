@@ -245,7 +245,7 @@ class Value:
         for node in reversed(order):
             grad, local_grads = node.grad, node._local_grads
             if (grad == 0.0 or not any(local_grads)) and _shares_are_zero(grad, local_grads):
-                continue  # most of a ReLU network's nodes, once it trains: no gradient, or a ReLU that is off
+                continue  # every share is 0 (no gradient reached it, say): adding them changes nothing
             for child, local in zip(node._children, local_grads, strict=False):  # paired by __init__
                 child.grad += local * grad
 
