@@ -244,7 +244,7 @@ class Value:
         self.grad += 1.0  # 0 + 1 for an output; a leaf called on its own accumulates, as in PyTorch
         for node in reversed(order):
             grad, local_grads = node.grad, node._local_grads
-            if (grad == 0.0 or not any(local_grads)) and _shares_are_zero(grad, local_grads):
+            if (grad == 0.0 or not local_grads or not local_grads[0]) and _shares_are_zero(grad, local_grads):
                 continue  # every share is 0 (no gradient reached it, say): adding them changes nothing
             for child, local in zip(node._children, local_grads, strict=False):  # paired by __init__
                 child.grad += local * grad
