@@ -17,7 +17,9 @@ opens the Playground page in Chromium (the same launch as tests/browser) and mea
 Times come from the page's own clock: a MutationObserver stamps every change of the panel's
 step count and every redraw. A result is *checked* before it is reported: after Pause, the
 loss the panel shows must be CPython's after the same number of steps (to 12 digits, see
-tests/browser/test_playground.py). Speed below target is printed, not enforced: the CPU is
+tests/browser/test_playground.py; or both below 1e-20, where a loss is rounding noise: the
+four points train to ~1e-31, whose digits differ between CPython 3.11 and Pyodide's 3.14).
+Speed below target is printed, not enforced: the CPU is
 shared with other work, so timings are noisy.
 """
 
@@ -49,6 +51,7 @@ DEMO_STEPS = 100
 DEMO_TARGET_SECONDS = 5.0
 REDRAW_TARGET = 10.0
 SAME_DIGITS = 1e-12
+TRAINED_TO_NOISE = 1e-20  # a loss this small is rounding noise: CPython 3.11 and Pyodide's 3.14 differ in it
 DATA_SETS = ["four_points", "xor", "moons", "circles", "spiral"]
 YOURS = "moons"  # the preset trained once more with "Engine: yours" (the exercises' reference pieces)
 YOURS_TARGET = 30.0  # steps per second
@@ -121,7 +124,7 @@ def checked(page, preset: str) -> dict:
     stepper = Stepper(PRESETS[preset])
     stepper.advance(shown["steps"])
     difference = abs(shown["loss"] - stepper.loss) / max(abs(stepper.loss), 1e-300)
-    if difference > SAME_DIGITS:
+    if difference > SAME_DIGITS and max(abs(shown["loss"]), abs(stepper.loss)) > TRAINED_TO_NOISE:
         raise SystemExit(f"{preset}: the panel's loss {shown['loss']!r} is not CPython's {stepper.loss!r}")
     return {**shown, "relative_difference_from_cpython": difference}
 
