@@ -9,14 +9,17 @@ opens the Playground page in Chromium (the same launch as tests/browser) and mea
    step 100 (target < 5 s), and the redraws per second meanwhile (target ≥ 10);
 2. **every data set's preset**: steps per second and redraws per second over a few seconds
    of Play; and the moons preset once more with "Engine: yours", the reader's own engine (the
-   exercises' reference pieces, stored as passed), against the book's (target ≥ 30 steps/s);
+   exercises' reference pieces, stored as passed), against the book's (target ≥ 30 steps/s),
+   with the line the panel itself shows (the reader's ms a step against the book's, measured live);
 3. for each, long tasks on the page (> 50 ms) while training, and the start-up time
    (navigation → panel ready).
 
 Times come from the page's own clock: a MutationObserver stamps every change of the panel's
 step count and every redraw. A result is *checked* before it is reported: after Pause, the
 loss the panel shows must be CPython's after the same number of steps (to 12 digits, see
-tests/browser/test_playground.py). Speed below target is printed, not enforced: the CPU is
+tests/browser/test_playground.py; or both below 1e-20, where a loss is rounding noise: the
+four points train to ~1e-31, whose digits differ between CPython 3.11 and Pyodide's 3.14).
+Speed below target is printed, not enforced: the CPU is
 shared with other work, so timings are noisy.
 """
 
@@ -48,6 +51,7 @@ DEMO_STEPS = 100
 DEMO_TARGET_SECONDS = 5.0
 REDRAW_TARGET = 10.0
 SAME_DIGITS = 1e-12
+TRAINED_TO_NOISE = 1e-20  # a loss this small is rounding noise: CPython 3.11 and Pyodide's 3.14 differ in it
 DATA_SETS = ["four_points", "xor", "moons", "circles", "spiral"]
 YOURS = "moons"  # the preset trained once more with "Engine: yours" (the exercises' reference pieces)
 YOURS_TARGET = 30.0  # steps per second
@@ -120,7 +124,7 @@ def checked(page, preset: str) -> dict:
     stepper = Stepper(PRESETS[preset])
     stepper.advance(shown["steps"])
     difference = abs(shown["loss"] - stepper.loss) / max(abs(stepper.loss), 1e-300)
-    if difference > SAME_DIGITS:
+    if difference > SAME_DIGITS and max(abs(shown["loss"]), abs(stepper.loss)) > TRAINED_TO_NOISE:
         raise SystemExit(f"{preset}: the panel's loss {shown['loss']!r} is not CPython's {stepper.loss!r}")
     return {**shown, "relative_difference_from_cpython": difference}
 
@@ -172,6 +176,8 @@ def measure_yours(browser, site_url: str, seconds: float) -> dict:
     stamps = play(page, seconds=seconds)
     first, last = stamps["steps"][0], stamps["steps"][-1]
     shown = page.eval_on_selector(PANEL, "e => ({steps: +e.dataset.sgSteps, loss: +e.dataset.sgLoss})")
+    pace = page.eval_on_selector(PANEL, "e => e.sgPlayground.frame.pace")
+    pace_line = page.text_content(f"{PANEL} .sg-pg-pace")
     session = PanelSession()
     session.configure(query, "", json.dumps(work))
     expected = json.loads(session.step(shown["steps"]))["loss"]
@@ -184,6 +190,8 @@ def measure_yours(browser, site_url: str, seconds: float) -> dict:
         "long_tasks_ms": long_tasks(stamps),
         **shown,
         "relative_difference_from_cpython": difference,
+        "pace": pace,  # the panel's own figures: ms a step, the reader's engine and the book's
+        "pace_line": pace_line,
     }
     context.close()
     return result
@@ -218,6 +226,8 @@ def report(results: dict) -> None:
         f" {sum(d > 50 for d in yours['long_tasks_ms']):11d}   (the reader's engine: the book's is"
         f" {book / yours['steps_per_second']:.1f}× as fast; target ≥ {YOURS_TARGET:.0f} steps/s: {met})"
     )
+    if yours.get("pace"):
+        print(f"  the panel's own line: “{yours['pace_line']}”")
     print("  * wall-clock long tasks (> 50 ms) while training: on a busy machine the OS can stretch any task")
     print("  (every panel's loss after Pause checked against CPython's: same to 12 digits)")
 

@@ -364,6 +364,55 @@ def test_relu_passes_gradient_only_when_positive():
     assert (a.grad, b.grad) == (1.0, 0.0)
 
 
+def test_a_zero_gradient_still_carries_nan_through_an_infinite_local_derivative():
+    x = Value(0.0)
+    root = x**0.5  # d/dx = inf at 0
+    (root * 0.0).backward()  # root.grad is 0, and 0 * inf is NaN, as in PyTorch
+    assert root.grad == 0.0
+    assert math.isnan(x.grad)
+
+
+def test_a_relu_that_is_off_still_passes_nan_from_an_infinite_gradient():
+    a = Value(-1.0)
+    (a.relu() * math.inf).backward()  # the relu's local derivative is 0, its gradient inf: 0 * inf
+    assert math.isnan(a.grad)
+
+
+def _walk_every_edge(root: Value) -> None:
+    """`backward()` as it was before it skipped nodes whose shares are all zero: the reference."""
+    order = _order_for_backward(root)
+    for node in order:
+        if node._children:
+            node.grad = 0.0
+    root.grad += 1.0
+    for node in reversed(order):
+        for child, local in zip(node._children, node._local_grads, strict=True):
+            child.grad += local * node.grad
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 60), st.integers(0, 60), st.sampled_from("+*rz")), min_size=1, max_size=40
+    ),
+    st.lists(st.sampled_from([0.0, -0.0, 1.5, -2.0, math.inf, -math.inf, math.nan]), min_size=4, max_size=4),
+)
+def test_skipping_nodes_whose_shares_are_zero_changes_no_gradient(steps, inputs):
+    """The same gradients, bit for bit (NaN where NaN), as a walk over every edge."""
+
+    def build() -> tuple[list[Value], Value]:
+        leaves = [Value(x) for x in inputs]
+        nodes = list(leaves)
+        for i, j, op in steps:
+            a, b = nodes[i % len(nodes)], nodes[j % len(nodes)]
+            nodes.append(a + b if op == "+" else a * b if op == "*" else a.relu() if op == "r" else a * 0.0)
+        return leaves, nodes[-1]
+
+    (leaves, root), (reference_leaves, reference_root) = build(), build()
+    root.backward()
+    _walk_every_edge(reference_root)
+    assert [repr(v.grad) for v in leaves] == [repr(v.grad) for v in reference_leaves]  # -0.0 and nan too
+
+
 def test_topological_order_lists_children_before_parents():
     a, b = Value(1.0), Value(2.0)
     c = a * b

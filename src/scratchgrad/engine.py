@@ -234,7 +234,8 @@ class Value:
         The walk visits nodes so that each comes before the Values it was made
         from, and pushes its gradient to each child by the chain rule,
         ``child.grad += local * node.grad``: a Value used twice receives a
-        share from each use.
+        share from each use. A node whose every share is zero is skipped, since
+        adding zeros changes nothing (`_shares_are_zero`).
         """
         order = _order_for_backward(self)
         for node in order:
@@ -242,8 +243,10 @@ class Value:
                 node.grad = 0.0
         self.grad += 1.0  # 0 + 1 for an output; a leaf called on its own accumulates, as in PyTorch
         for node in reversed(order):
-            grad = node.grad
-            for child, local in zip(node._children, node._local_grads, strict=False):  # paired by __init__
+            grad, local_grads = node.grad, node._local_grads
+            if (grad == 0.0 or not local_grads or not local_grads[0]) and _shares_are_zero(grad, local_grads):
+                continue  # every share is 0 (no gradient reached it, say): adding them changes nothing
+            for child, local in zip(node._children, local_grads, strict=False):  # paired by __init__
                 child.grad += local * grad
 
     # --8<-- [end:value_backward]
@@ -321,6 +324,19 @@ def _order_for_backward(root: Value) -> list[Value]:
 
 _FINISHED = None
 """On `_order_for_backward`'s stack: the node below this marker has nothing left to explore."""
+
+
+def _shares_are_zero(grad: float, local_grads: tuple[float, ...]) -> bool:
+    """Whether every share ``local * grad`` of a node is ±0, so that the walk may skip the node.
+
+    It is when the node's gradient is 0 and every local derivative is finite (0 · inf is NaN,
+    which must reach the leaves), or when every local derivative is 0 and the gradient is
+    finite. Adding ±0 leaves a gradient unchanged: one that started from +0 never becomes -0.
+    """
+    if grad == 0.0:
+        total = sum(local_grads)  # finite only when every term is (an overflow to inf: do not skip)
+        return total - total == 0.0
+    return grad - grad == 0.0 and not any(local_grads)  # grad - grad is NaN for an infinite or NaN grad
 
 
 def _power_of_values(base: Value, exponent: Value) -> Value:

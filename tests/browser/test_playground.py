@@ -18,6 +18,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 
 import pytest
 from pages import ARTIFACTS as PAGE_ARTIFACTS
@@ -524,6 +525,13 @@ def test_the_capstone_trains_with_the_readers_engine_as_cpython_does(context, si
     assert shown["accuracy"] == expected["accuracy"]
     for unused in ("activation", "loss", "optimizer"):
         assert page.locator(f".sg-pg-field[data-field={unused}].sg-pg-field--unused").count() == 1
+    pace = page.locator(".sg-pg-pace")  # measured live: the reader's ms a step against the book's
+    assert pace.is_visible()
+    assert re.fullmatch(
+        r"Your engine: [\d.]+ ms a step; the book's engine on the same network, data and loss: [\d.]+ ms "
+        r"\((the book's|yours) is [\d.]+× as fast\), measured here as it trains",
+        pace.text_content(),
+    )
 
     page.click(".sg-pg-code summary")
     page.wait_for_function("document.querySelector('.sg-pg-program code').textContent.length > 0")

@@ -172,3 +172,38 @@ def test_a_step_of_the_readers_engine_leaves_the_collector_running():
     trainer = YourTrainer(model, engine.train, [[0.0, 1.0], [1.0, 0.0]], [1.0, -1.0], 0.1)
     trainer.step()
     assert gc.isenabled()
+
+
+def test_the_frame_gives_the_readers_and_the_books_milliseconds_a_step_once_both_ran():
+    session = PanelSession()
+    answer = configure(session, XOR, passing_work())
+    assert answer["frame"]["pace"] is None  # nothing measured yet
+    pace = json.loads(session.step(1))["pace"]
+    assert pace["yours_ms"] > 0
+    assert pace["book_ms"] > 0
+    book = session.pace.book
+    assert [len(layer.neurons) for layer in book.model.layers] == [4, 1]  # the reader's network: 2-4-1
+    assert {layer.activation for layer in book.model.layers} == {"tanh"}  # tanh everywhere, as the reader's
+    assert book.loss.__name__ == "mse"
+
+
+def test_the_books_steps_take_a_small_share_of_the_readers_time_after_the_first_ones():
+    session = PanelSession()
+    configure(session, XOR, passing_work())
+    pace = session.pace
+    for _ in range(pace.FIRST):
+        pace.measure()  # its first steps, whatever the reader's time
+    assert len(pace.book_seconds) == pace.FIRST
+    pace.yours.step_seconds[:] = [1.0]
+    pace.book_seconds[:] = [pace.SHARE / pace.FIRST + 0.001] * pace.FIRST  # just over 5 % of the reader's 1 s
+    pace.measure()
+    assert len(pace.book_seconds) == pace.FIRST  # no step: it would take more than its share
+    pace.yours.step_seconds.append(1.0)
+    pace.measure()
+    assert len(pace.book_seconds) == pace.FIRST + 1  # the reader trained on: the book may time another
+
+
+def test_the_book_engines_panel_has_no_pace_line():
+    session = PanelSession()
+    session.configure("dataset=xor&hidden=4", "", "{}")
+    assert json.loads(session.step(1))["pace"] is None

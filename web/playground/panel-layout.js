@@ -9,7 +9,7 @@
  * @param {{full: boolean, onPlay: () => void, onStep: () => void, onReset: () => void}} options
  *   onPlay is the Play / Pause button's action
  * @returns {{buttons: {play, step, reset}, stats: {steps, loss, accuracy, rate}, status: HTMLElement,
- *   body: HTMLElement, boundary: HTMLCanvasElement, boundaryCaption: HTMLElement,
+ *   pace: HTMLElement, body: HTMLElement, boundary: HTMLCanvasElement, boundaryCaption: HTMLElement,
  *   chart: HTMLCanvasElement, note: HTMLElement, link: HTMLAnchorElement | null}}
  */
 export function buildPanelLayout(element, { full, onPlay, onStep, onReset }) {
@@ -32,6 +32,8 @@ export function buildPanelLayout(element, { full, onPlay, onStep, onReset }) {
   status.setAttribute("role", "status");
   const bar = tag("div", "sg-pg-bar");
   bar.append(buttonGroup, statGroup, status);
+  const pace = tag("p", "sg-pg-pace"); // engine=yours: the reader's engine against the book's
+  pace.hidden = true;
 
   const boundary = canvas("sg-pg-boundary", "Decision boundary (loading)");
   const chart = canvas("sg-pg-chart", "Loss (solid) and accuracy (dashed) at every step");
@@ -44,11 +46,11 @@ export function buildPanelLayout(element, { full, onPlay, onStep, onReset }) {
   note.setAttribute("role", "alert");
   note.hidden = true;
 
-  element.replaceChildren(bar, body, note);
+  element.replaceChildren(bar, pace, body, note);
   const link = full ? null : tag("a", "sg-pg-open", "Open in the Playground (all settings, shareable link)");
   if (link) element.append(link);
   const boundaryCaption = boundaryFigure.querySelector("figcaption");
-  return { buttons, stats, status, body, boundary, boundaryCaption, chart, note, link };
+  return { buttons, stats, status, pace, body, boundary, boundaryCaption, chart, note, link };
 }
 
 function tag(name, className, text = "") {

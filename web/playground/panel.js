@@ -18,7 +18,7 @@ import { SettingsForm } from "./controls.js";
 import { formatLoss, LossChart } from "./loss-chart.js";
 import { buildPanelLayout } from "./panel-layout.js";
 import { allows, PANEL_STATE, stateText } from "./panel-states.js";
-import { describeRate, RateMeter } from "./rate-meter.js";
+import { describePace, describeRate, RateMeter } from "./rate-meter.js";
 import { playgroundURL, recordInURL, settingsInURL } from "./url-history.js";
 
 const COMPACT_CONTROLS = ["lr", "hidden", "activation"];
@@ -265,6 +265,9 @@ export class PlaygroundPanel {
       : "The untrained network, on all the points";
     if (note) this.#showNote(note, "warning");
     else if (this.#state !== PANEL_STATE.invalid) this.#showNote("");
+    const { pace } = this.#parts;
+    pace.hidden = !frame.pace;
+    pace.textContent = frame.pace ? describePace(frame.pace) : "";
     this.#requestDraw();
   }
 

@@ -27,3 +27,27 @@ export class RateMeter {
 export function describeRate(rate) {
   return `${rate >= 10 ? Math.round(rate) : rate.toFixed(1)} steps/s`;
 }
+
+/**
+ * The line under a panel that trains with the reader's engine: its milliseconds a step against the
+ * book's engine on the same network, data, loss and rate, both measured live in the worker
+ * (scratchgrad.playground.your_engine.EnginePace).
+ * @param {{yours_ms: number, book_ms: number}} pace
+ */
+export function describePace({ yours_ms: yours, book_ms: book }) {
+  const times = yours / book;
+  const faster =
+    times >= 1 ? `the book's is ${describeTimes(times)} as fast` : `yours is ${describeTimes(1 / times)} as fast`;
+  return (
+    `Your engine: ${describeMs(yours)} a step; the book's engine on the same network, data and loss: ` +
+    `${describeMs(book)} (${faster}), measured here as it trains`
+  );
+}
+
+function describeMs(ms) {
+  return `${ms >= 10 ? Math.round(ms) : ms.toFixed(1)} ms`;
+}
+
+function describeTimes(times) {
+  return `${times >= 10 ? Math.round(times) : times.toFixed(1)}×`;
+}

@@ -11,7 +11,8 @@ A configured session answers with a *frame* after every action::
      "records": [[loss, accuracy], …],                    # every step taken by this action
      "note": null or "Training diverged at step …",
      "layers": [{"activation", "weights", "biases"}, …], # for the decision-boundary picture
-     "scores": null or [score, …]}                        # per point, for the 3-D four points
+     "scores": null or [score, …],                        # per point, for the 3-D four points
+     "pace": null or {"yours_ms", "book_ms"}}             # engine=yours: ms a step, reader's and book's
 """
 
 from __future__ import annotations
@@ -32,7 +33,12 @@ from scratchgrad.playground.settings import (
     to_query,
 )
 from scratchgrad.playground.stepper import Stepper
-from scratchgrad.playground.your_engine import EngineNotReadyError, load_your_engine, your_engine_installed
+from scratchgrad.playground.your_engine import (
+    EngineNotReadyError,
+    EnginePace,
+    load_your_engine,
+    your_engine_installed,
+)
 from scratchgrad.train import StepRecord
 
 __all__ = ["PanelSession", "describe"]
@@ -58,6 +64,7 @@ class PanelSession:
     def __init__(self) -> None:
         self.stepper: Stepper | None = None
         self.engine: ModuleType | None = None
+        self.pace: EnginePace | None = None
 
     def configure(self, query: str, preset_name: str = "", your_work: str = "{}") -> str:
         """Read settings from `query` (on top of the preset `preset_name`, if given) and start afresh.
@@ -71,7 +78,7 @@ class PanelSession:
         "query": the settings written out in full, "unused": the fields that
         change nothing here, "view": the data to draw, "frame": …}``.
         """
-        self.stepper = self.engine = None
+        self.stepper = self.engine = self.pace = None
         try:
             settings = from_query(query, preset(preset_name) if preset_name else None)
         except SettingsError as error:
@@ -108,11 +115,11 @@ class PanelSession:
 
     def step(self, count: int = 1) -> str:
         """Take `count` steps; answers a frame."""
-        return self._frame_json(self._stepper().advance(count))
+        return self._paced_frame_json(self._stepper().advance(count))
 
     def train_for(self, milliseconds: float) -> str:
         """Train for about `milliseconds` (at least one step); answers a frame."""
-        return self._frame_json(self._stepper().advance_for(milliseconds / 1000))
+        return self._paced_frame_json(self._stepper().advance_for(milliseconds / 1000))
 
     def code(self, steps: int) -> str:
         """The program of the current settings, run for `steps` steps (as plain text, not JSON)."""
@@ -122,7 +129,15 @@ class PanelSession:
         if self.engine is None:
             return Stepper(settings)
         with your_engine_installed(self.engine):
-            return Stepper(settings)
+            stepper = Stepper(settings)
+        self.pace = EnginePace(stepper.trainer, [*settings.hidden, 1], settings.seed)
+        return stepper
+
+    def _paced_frame_json(self, records: list[StepRecord]) -> str:
+        """The frame of these steps; with the reader's engine, the book's first times a step when due."""
+        if self.pace is not None and records:
+            self.pace.measure()
+        return self._frame_json(records)
 
     def _stepper(self) -> Stepper:
         if self.stepper is None:
@@ -139,6 +154,7 @@ class PanelSession:
             "note": stepper.note,
             "layers": stepper.layers(),
             "scores": stepper.scores() if stepper.settings.inputs != 2 else None,
+            "pace": self.pace.summary() if self.pace is not None else None,
         }
 
     def _frame_json(self, records: list[StepRecord]) -> str:

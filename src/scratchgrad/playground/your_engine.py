@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import gc
 import json
+import statistics
 import sys
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from types import ModuleType
@@ -35,15 +37,18 @@ from scratchgrad._checks import is_number
 from scratchgrad.exercises.registry import by_id
 from scratchgrad.exercises.runner import earlier_pieces
 from scratchgrad.exercises.sandbox import reader_filename
-from scratchgrad.losses import accuracy
+from scratchgrad.losses import accuracy, mse
+from scratchgrad.nn import MLP
+from scratchgrad.optim import SGD
 from scratchgrad.playground.program import YOUR_MODULE
 from scratchgrad.playground.stepper import predict
-from scratchgrad.train import History, StepRecord
+from scratchgrad.train import History, StepRecord, Trainer
 
 __all__ = [
     "ENGINE_PIECES",
     "YOUR_MODULE",
     "EngineNotReadyError",
+    "EnginePace",
     "YourTrainer",
     "collector_paused",
     "install_your_engine",
@@ -137,6 +142,8 @@ class YourTrainer:
         self.model, self.train, self.lr = model, train, lr
         self.xs, self.ys = [list(x) for x in xs], list(ys)
         self.history = History()
+        self.step_seconds: list[float] = []
+        """How long each step's call of the reader's ``train`` took, its garbage collected included."""
 
     def loss(self, scores: Sequence[Any], targets: Sequence[float]) -> Any:
         """The mean squared error of `scores` (the reader's Values), as the reader's Value."""
@@ -147,8 +154,10 @@ class YourTrainer:
     def step(self) -> StepRecord:
         """One call of the reader's ``train`` for one step; returns what the step saw."""
         right = accuracy([predict(self.model, x) for x in self.xs], self.ys)
+        start = time.perf_counter()
         with collector_paused():
             losses = self.train(self.model, self.xs, self.ys, 1, self.lr)
+        self.step_seconds.append(time.perf_counter() - start)
         if not isinstance(losses, list) or len(losses) != 1 or not is_number(losses[0]):
             raise TypeError(
                 "your train(model, xs, ys, 1, learning_rate) should return a list of one loss (a number), "
@@ -157,6 +166,53 @@ class YourTrainer:
         record = StepRecord(len(self.history), float(losses[0]), right)
         self.history.append(record)
         return record
+
+
+class EnginePace:
+    """How fast the reader's engine trains against the book's, measured live on the same kind of step.
+
+    The book's side is scratchgrad doing the reader's step: an `MLP` of the same sizes, tanh in
+    every layer (as the reader's), on the same points, with mean squared error and plain gradient
+    descent at the same rate, on a model of its own. After its first `FIRST` steps it takes one
+    only while its steps have cost less than `SHARE` of the reader's time, so both are measured in
+    the same minutes, under the same load, and the reader's training keeps the worker to itself.
+
+    Args:
+        yours: the reader's `YourTrainer`, whose ``step_seconds`` are the reader's side.
+        sizes: the layer sizes after the inputs, e.g. ``[8, 8, 1]``.
+        seed: seeds the book's initial weights.
+    """
+
+    FIRST = 3
+    """The book's steps taken one per frame from the start, so that one slow step is not its figure."""
+    SHARE = 0.05
+    """After those, the largest part of the time the book's steps may take, against the reader's."""
+    RECENT = 20
+    """Each side's figure is the median of its last this-many steps."""
+
+    def __init__(self, yours: YourTrainer, sizes: Sequence[int], seed: int) -> None:
+        self.yours = yours
+        model = MLP(len(yours.xs[0]), list(sizes), rng=seed)
+        optimizer = SGD(model.parameters(), lr=yours.lr)
+        self.book = Trainer(model, yours.xs, yours.ys, mse, optimizer)
+        self.book_seconds: list[float] = []
+
+    def measure(self) -> None:
+        """Time one book step: one of its first `FIRST`, or one that fits in `SHARE` of the reader's time."""
+        spent, yours = sum(self.book_seconds), sum(self.yours.step_seconds)
+        if len(self.book_seconds) < self.FIRST or spent <= self.SHARE * yours:
+            start = time.perf_counter()
+            self.book.step()
+            self.book_seconds.append(time.perf_counter() - start)
+
+    def summary(self) -> dict[str, float] | None:
+        """``{"yours_ms": …, "book_ms": …}``: each side's median milliseconds a step; None before both ran."""
+        if not self.yours.step_seconds or not self.book_seconds:
+            return None
+        return {
+            "yours_ms": 1000 * statistics.median(self.yours.step_seconds[-self.RECENT :]),
+            "book_ms": 1000 * statistics.median(self.book_seconds[-self.RECENT :]),
+        }
 
 
 @contextmanager
@@ -179,4 +235,3 @@ def collector_paused() -> Iterator[None]:
     finally:
         gc.enable()
         gc.collect(0)
-

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { describeRate, RATE_WINDOW_MS, RateMeter } from "../../../web/playground/rate-meter.js";
+import { describePace, describeRate, RATE_WINDOW_MS, RateMeter } from "../../../web/playground/rate-meter.js";
 
 test("the rate is the steps over the time since the start", () => {
   const meter = new RateMeter();
@@ -27,4 +27,13 @@ test("frames older than the window stop counting", () => {
 test("a rate reads as whole steps from 10 a second, one decimal below", () => {
   assert.equal(describeRate(123.4), "123 steps/s");
   assert.equal(describeRate(9.94), "9.9 steps/s");
+});
+
+test("the pace line gives both engines' milliseconds a step and how many times faster one is", () => {
+  assert.equal(
+    describePace({ yours_ms: 182.4, book_ms: 11.2 }),
+    "Your engine: 182 ms a step; the book's engine on the same network, data and loss: 11 ms " +
+      "(the book's is 16× as fast), measured here as it trains",
+  );
+  assert.match(describePace({ yours_ms: 4, book_ms: 8.5 }), /4\.0 ms a step; .*: 8\.5 ms \(yours is 2\.1× as fast\)/);
 });
