@@ -131,6 +131,7 @@ ESCAPES = {
     "sys-exit": "import sys\n    sys.exit(0)",
     "c-level-loop": "import itertools\n    return sum(itertools.repeat(0))",
     "killed": "import os, signal\n    os.kill(os.getpid(), signal.SIGKILL)",
+    "sleeps": "import time\n    time.sleep(3600)",
 }
 
 

@@ -62,7 +62,10 @@ def _parser() -> argparse.ArgumentParser:
         "work", type=Path, help="a work file, a folder of <id>.py files, or that exercise's .py"
     )
     checking.add_argument(
-        "--time-limit", type=float, default=DEFAULT_TIME_LIMIT, help="seconds (default %(default)s)"
+        "--time-limit",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        help="CPU seconds per piece (default %(default)s); code that waits is stopped on the clock, later",
     )
     checking.set_defaults(run=_check)
     stub = commands.add_parser("stub", help="print the code an exercise starts from")

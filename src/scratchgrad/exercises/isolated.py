@@ -6,9 +6,12 @@ process survives ``os._exit(0)``. So the terminal runs the checks in a child Pyt
 waits at most a time limit, kills the child past it, and believes a verdict only when the child has
 written its **complete record** — every report, and the nonce the parent gave it — to a file the
 parent named. The limit runs per piece: each report the child finishes is a sign of life (a line
-in a second file), and the parent waits at most one piece's time limit, plus start-up, for the
-next. Anything else (an exit by ``os._exit`` or a signal, a kill, a record cut short) is "did not
-finish", a failure.
+in a second file), and the parent gives the child at most one piece's time limit, plus start-up,
+for the next. As inside the child (`scratchgrad.exercises.sandbox.Budget`), that time is the
+child's **CPU time** where the system tells it (Linux: ``/proc/<pid>/stat``), so a busy machine
+does not stop correct code; and at most `WALL_FACTOR` times as long on the clock, for code that
+waits. Anything else (an exit by ``os._exit`` or a signal, a kill, a record cut short) is "did
+not finish", a failure.
 
 Pyodide cannot start processes: there, `run_checks` runs in this process (the page's worker
 has its own guard, the Stop button).
@@ -27,10 +30,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from scratchgrad.exercises.report import Report, report_from_dict
+from scratchgrad.exercises.sandbox import WALL_FACTOR
 
 __all__ = ["DidNotFinish", "run_checks"]
 
-STARTUP_SECONDS = 10.0  # a child Python's start and import, on a busy machine
+STARTUP_SECONDS = 1.0  # CPU seconds for a child Python's start and import (0.16 s measured)
 
 
 class DidNotFinish(Exception):  # noqa: N818 (what the reader reads: the check "did not finish")
@@ -44,7 +48,6 @@ def run_checks(pieces: Mapping[str, str], target: str | None, time_limit: float)
     if sys.platform == "emscripten":
         return _reports(payload)
     nonce = secrets.token_hex(16)
-    patience = time_limit + STARTUP_SECONDS
     with tempfile.TemporaryDirectory(prefix="scratchgrad-check-") as folder:
         record = Path(folder) / "record.json"
         command = [sys.executable, "-m", "scratchgrad.exercises.isolated", str(record), nonce]
@@ -53,7 +56,7 @@ def run_checks(pieces: Mapping[str, str], target: str | None, time_limit: float)
         ) as child:
             child.stdin.write(json.dumps(payload))
             child.stdin.close()
-            _wait(child, Path(f"{record}.progress"), patience)
+            _wait(child, Path(f"{record}.progress"), time_limit + STARTUP_SECONDS)
         data = _read(record, nonce)
     if data is None:
         how = f"exit code {child.returncode}" if child.returncode >= 0 else f"signal {-child.returncode}"
@@ -65,20 +68,54 @@ def run_checks(pieces: Mapping[str, str], target: str | None, time_limit: float)
 
 
 def _wait(child: subprocess.Popen, progress: Path, patience: float) -> None:
-    """Wait for `child`; kill it once `patience` seconds pass without a new report in `progress`."""
-    last_size, last_change = -1, time.monotonic()
+    """Wait for `child`; kill it once it has used `patience` CPU seconds (or `WALL_FACTOR` times as
+    many on the clock) without a new report in `progress`."""
+    cpu = _cpu_clock(child.pid)
+    wall_patience = patience * WALL_FACTOR if cpu is not None else patience
+    last_size, last_wall, last_cpu = -1, time.monotonic(), cpu() if cpu else 0.0
     while child.poll() is None:
         size = progress.stat().st_size if progress.exists() else 0
+        used = cpu() if cpu else 0.0
         if size != last_size:
-            last_size, last_change = size, time.monotonic()
-        elif time.monotonic() - last_change > patience:
+            last_size, last_wall, last_cpu = size, time.monotonic(), used
+        elif (cpu and used - last_cpu > patience) or time.monotonic() - last_wall > wall_patience:
             child.kill()
             child.wait()
-            raise DidNotFinish(
-                f"did not finish: a check ran longer than {patience:g} s and was stopped — is there a loop "
-                "that never ends, perhaps inside one call such as sum(itertools.repeat(0))?"
-            )
+            on_cpu = cpu is not None and used - last_cpu > patience
+            raise DidNotFinish(_overran(patience, on_cpu, wall_patience))
         time.sleep(0.05)
+
+
+def _overran(patience: float, on_cpu: bool, wall_patience: float) -> str:
+    if on_cpu:
+        return (
+            f"did not finish: a check used more than {patience:g} s of CPU time and was stopped — is there a "
+            "loop that never ends, perhaps inside one call such as sum(itertools.repeat(0))?"
+        )
+    return (
+        f"did not finish: a check ran longer than {wall_patience:g} s on the clock and was stopped — is "
+        "there a loop that never ends, or does your code sleep or wait for something?"
+    )
+
+
+def _cpu_clock(pid: int) -> Callable[[], float] | None:
+    """The CPU seconds process `pid` has used so far, read afresh at each call; None where the system
+    does not tell (no /proc)."""
+    stat = Path(f"/proc/{pid}/stat")
+    try:
+        ticks = os.sysconf("SC_CLK_TCK")
+        stat.read_text()
+    except (OSError, ValueError, AttributeError):
+        return None
+
+    def used() -> float:
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return 0.0  # the child has just ended: poll() says so next
+        return (int(fields[11]) + int(fields[12])) / ticks  # utime and stime, after the name
+
+    return used
 
 
 def _read(record: Path, nonce: str) -> dict | None:

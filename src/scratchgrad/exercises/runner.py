@@ -18,13 +18,22 @@ from scratchgrad.exercises.borrowed import book_imports, borrowed_names
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.registry import EXERCISES, by_id
 from scratchgrad.exercises.report import CheckLine, CodeError, PieceUse, Report
-from scratchgrad.exercises.sandbox import READER_FILE_PREFIX, Sandbox, TimeLimitExceeded, reader_filename
+from scratchgrad.exercises.sandbox import (
+    CPU_CLOCK,
+    READER_FILE_PREFIX,
+    Sandbox,
+    TimeLimitExceeded,
+    reader_filename,
+)
 
 __all__ = ["check", "earlier_pieces", "load_pieces"]
 
 BOOK_FILE_PREFIX = "<reference: "
 
 DEFAULT_TIME_LIMIT = 10.0
+"""Seconds one exercise's check may use, loading and checks together: CPU seconds in CPython, seconds
+on the clock in Pyodide (`scratchgrad.exercises.sandbox.Budget`). The one owner of the limit: the
+command line's default, and the page's own deadline (hooks/pyodide_runtime.py, shared_rules)."""
 
 
 def earlier_pieces(exercise: Exercise) -> list[Exercise]:
@@ -142,10 +151,16 @@ def _providers() -> dict[str, str]:
 
 
 def _stopped(sandbox: Sandbox) -> str:
-    limit = sandbox.time_limit
-    if limit is not None and sandbox.elapsed >= limit:
-        return f"stopped: ran longer than {limit:g} s — is there a loop that never ends?"
-    return "stopped before the checks finished (interrupted)"
+    budget = sandbox.budget
+    if budget.limit is None or not budget.spent():
+        return "stopped before the checks finished (interrupted)"
+    if budget.used >= budget.limit:
+        clock = " of CPU time" if CPU_CLOCK else ""
+        return f"did not finish: ran longer than {budget.limit:g} s{clock} — is there a loop that never ends?"
+    return (
+        f"did not finish: ran longer than {budget.waited:.0f} s on the clock, using only {budget.used:.1f} s "
+        "of CPU time — does your code sleep or wait for something?"
+    )
 
 
 def _exited(error: CodeError) -> str:
