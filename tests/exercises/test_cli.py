@@ -33,7 +33,7 @@ def test_check_prints_the_lines_and_verdict_and_exits_0_on_a_pass(work, capsys):
     assert main(["check", "backward", str(work)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert "uses  value-graph: Value — yours" in out
-    assert "uses  topological-order: topological_order — reference solution" in out
+    assert "uses  topological-order: topological_order — the book's" in out
     assert out[-1] == "PASSED: all 4 checks passed"
 
 

@@ -198,6 +198,7 @@ def test_the_report_is_json_with_the_shape_the_page_reads():
         "output",
         "output_dropped",
         "seconds",
+        "seed",
     }
     assert (data["exercise"], data["verdict"], data["outcome"]) == ("backward", "fail", "failed")
     assert set(data["checks"][0]) == {"title", "passed", "message", "graph"}
@@ -207,7 +208,21 @@ def test_the_report_is_json_with_the_shape_the_page_reads():
         "source": "reference",
         "note": "",
     }
-    assert report.lines()[-1] == "FAILED: 4 of 4 checks failed"
+    assert report.lines()[-1] == f"FAILED: 5 of 5 checks failed (seed {report.seed})"
+
+
+def test_the_same_seed_checks_the_same_cases_and_a_failure_names_it():
+    wrong = by_id("topological-order").wrong_source("no-visited-set")
+    first, again = check("topological-order", wrong, seed=7), check("topological-order", wrong, seed=7)
+    assert first.seed == again.seed == 7
+    assert first.headline == again.headline == "4 of 5 checks failed (seed 7)"
+    assert [line.passed for line in first.checks] == [line.passed for line in again.checks]
+
+    def graph(report):  # the random graph the last check failed on (the order found may vary with a set)
+        return report.checks[-1].message.split(": your topological_order")[0]
+
+    assert graph(first) == graph(again)
+    assert graph(check("topological-order", wrong, seed=8)) != graph(first)
 
 
 def test_check_all_uses_only_the_readers_passing_pieces():

@@ -30,6 +30,7 @@ message when the behaviour is right and raises `Fail` with "expected â€¦, got â€
 from __future__ import annotations
 
 import math
+import random
 import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -57,12 +58,15 @@ class Engine:
     """The names the reader's code (and the earlier pieces) defined, read by the checks.
 
     ``engine.Value`` is the reader's ``Value``; a missing name fails the check with a message
-    that says which exercise should have defined it.
+    that says which exercise should have defined it. ``engine.rng`` draws a check's random cases:
+    a `random.Random` seeded from the run's seed and the check's title, so the same seed gives
+    every check the same cases again, whatever ran before it.
     """
 
-    def __init__(self, namespace: dict, providers: dict[str, str]) -> None:
+    def __init__(self, namespace: dict, providers: dict[str, str], rng: random.Random | None = None) -> None:
         self._namespace = namespace
         self._providers = providers
+        self.rng = rng if rng is not None else random.Random(0)
 
     def __getattr__(self, name: str) -> object:
         if name.startswith("__"):

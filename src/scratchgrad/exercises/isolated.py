@@ -41,10 +41,13 @@ class DidNotFinish(Exception):  # noqa: N818 (what the reader reads: the check "
     """The child ended without its complete record; the message says how, in the reader's terms."""
 
 
-def run_checks(pieces: Mapping[str, str], target: str | None, time_limit: float) -> dict[str, Report]:
+def run_checks(
+    pieces: Mapping[str, str], target: str | None, time_limit: float, seed: int
+) -> dict[str, Report]:
     """Check every piece of `pieces` (in story order, each on the passing ones before it), then `target`
-    on the passing pieces before it (when given). Returns a report per exercise checked."""
-    payload = {"pieces": dict(pieces), "target": target, "time_limit": time_limit}
+    on the passing pieces before it (when given), all with the random cases of `seed`. Returns a
+    report per exercise checked."""
+    payload = {"pieces": dict(pieces), "target": target, "time_limit": time_limit, "seed": seed}
     if sys.platform == "emscripten":
         return _reports(payload)
     nonce = secrets.token_hex(16)
@@ -68,54 +71,55 @@ def run_checks(pieces: Mapping[str, str], target: str | None, time_limit: float)
 
 
 def _wait(child: subprocess.Popen, progress: Path, patience: float) -> None:
-    """Wait for `child`; kill it once it has used `patience` CPU seconds (or `WALL_FACTOR` times as
-    many on the clock) without a new report in `progress`."""
-    cpu = _cpu_clock(child.pid)
-    wall_patience = patience * WALL_FACTOR if cpu is not None else patience
-    last_size, last_wall, last_cpu = -1, time.monotonic(), cpu() if cpu else 0.0
+    """Wait for `child`; kill it once, without a new report in `progress`, it has used `patience` CPU
+    seconds or waited `WALL_FACTOR` times as long (seconds on the clock less those it queued for a
+    CPU). Where the system says neither (no /proc), `patience` seconds on the clock."""
+    clocks = _child_clocks(child.pid)
+    wait_patience = patience * WALL_FACTOR if clocks else patience
+    last_size, since = -1, (0.0, 0.0, 0.0)
     while child.poll() is None:
         size = progress.stat().st_size if progress.exists() else 0
-        used = cpu() if cpu else 0.0
+        now = (time.monotonic(), *(clocks() if clocks else (0.0, 0.0)))
         if size != last_size:
-            last_size, last_wall, last_cpu = size, time.monotonic(), used
-        elif (cpu and used - last_cpu > patience) or time.monotonic() - last_wall > wall_patience:
+            last_size, since = size, now
+            continue
+        used, waited = now[1] - since[1], (now[0] - since[0]) - (now[2] - since[2])
+        if (clocks and used > patience) or waited > wait_patience:
             child.kill()
             child.wait()
-            on_cpu = cpu is not None and used - last_cpu > patience
-            raise DidNotFinish(_overran(patience, on_cpu, wall_patience))
+            raise DidNotFinish(_overran(patience, bool(clocks) and used > patience, wait_patience))
         time.sleep(0.05)
 
 
-def _overran(patience: float, on_cpu: bool, wall_patience: float) -> str:
+def _overran(patience: float, on_cpu: bool, wait_patience: float) -> str:
     if on_cpu:
         return (
             f"did not finish: a check used more than {patience:g} s of CPU time and was stopped — is there a "
             "loop that never ends, perhaps inside one call such as sum(itertools.repeat(0))?"
         )
     return (
-        f"did not finish: a check ran longer than {wall_patience:g} s on the clock and was stopped — is "
-        "there a loop that never ends, or does your code sleep or wait for something?"
+        f"did not finish: a check ran longer than {wait_patience:g} s and was stopped — is there a loop "
+        "that never ends, or does your code sleep or wait for something?"
     )
 
 
-def _cpu_clock(pid: int) -> Callable[[], float] | None:
-    """The CPU seconds process `pid` has used so far, read afresh at each call; None where the system
-    does not tell (no /proc)."""
-    stat = Path(f"/proc/{pid}/stat")
-    try:
-        ticks = os.sysconf("SC_CLK_TCK")
-        stat.read_text()
-    except (OSError, ValueError, AttributeError):
-        return None
+def _child_clocks(pid: int) -> Callable[[], tuple[float, float]] | None:
+    """(CPU seconds, seconds queued for a CPU) of process `pid` so far, read afresh at each call
+    from Linux's ``/proc/<pid>/schedstat``; None where the system does not tell."""
+    stat = Path(f"/proc/{pid}/schedstat")
 
-    def used() -> float:
+    def read() -> tuple[float, float]:
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            return 0.0  # the child has just ended: poll() says so next
-        return (int(fields[11]) + int(fields[12])) / ticks  # utime and stime, after the name
+            cpu, queued = stat.read_text(encoding="ascii").split()[:2]
+        except (OSError, ValueError):
+            return (0.0, 0.0)  # the child has just ended: poll() says so next
+        return int(cpu) / 1e9, int(queued) / 1e9
 
-    return used
+    try:
+        stat.read_text(encoding="ascii")
+    except OSError:
+        return None
+    return read
 
 
 def _read(record: Path, nonce: str) -> dict | None:
@@ -131,12 +135,12 @@ def _read(record: Path, nonce: str) -> dict | None:
 def _reports(payload: dict, on_report: Callable[[Report], None] | None = None) -> dict[str, Report]:
     from scratchgrad.exercises import check, check_all
 
-    pieces, target, limit = payload["pieces"], payload["target"], payload["time_limit"]
+    pieces, target, limit, seed = payload["pieces"], payload["target"], payload["time_limit"], payload["seed"]
     earlier = {piece: source for piece, source in pieces.items() if piece != target}
-    reports = check_all(earlier, time_limit=limit, on_report=on_report)
+    reports = check_all(earlier, time_limit=limit, on_report=on_report, seed=seed)
     if target is not None:
         passing = {piece: earlier[piece] for piece, report in reports.items() if report.passed}
-        reports[target] = check(target, pieces[target], passing, time_limit=limit)
+        reports[target] = check(target, pieces[target], passing, time_limit=limit, seed=seed)
     return reports
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "CappedOutput",
     "Sandbox",
     "TimeLimitExceeded",
+    "queued_seconds",
     "reader_filename",
 ]
 
@@ -49,9 +50,10 @@ CPU_CLOCK = sys.platform != "emscripten"
 seconds, so correct code is not stopped because other programs run. WebAssembly has no such
 clock (Pyodide's process_time is the wall clock): there the limit counts seconds on the clock."""
 
-WALL_FACTOR = 6
-"""Where the limit counts CPU time, code that waits (``time.sleep`` in a loop) uses none: it is
-stopped once it has run `WALL_FACTOR` times the limit on the clock, whatever it used."""
+WALL_FACTOR = 3
+"""Code that waits (``time.sleep`` in a loop) uses no CPU time: where the limit counts CPU, code is
+also stopped once it has *waited* `WALL_FACTOR` times the limit — seconds on the clock, less the time
+it spent queueing for a CPU on a busy machine where the system says so (`queued_seconds`)."""
 
 LOOK_EVERY = 0.02  # seconds on the clock between two looks at the CPU clock (a look costs ~0.6 µs)
 
@@ -91,19 +93,30 @@ class CappedOutput(io.TextIOBase):
         return "".join(self._parts)
 
 
+def queued_seconds(pid: int | str = "self") -> float | None:
+    """Seconds process `pid` has spent ready to run but waiting for a CPU (Linux's
+    ``/proc/<pid>/schedstat``), or None where the system does not say."""
+    try:
+        with open(f"/proc/{pid}/schedstat", encoding="ascii") as file:
+            return int(file.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 class Budget:
     """A time limit of `limit` seconds, counted from now: CPU seconds where `CPU_CLOCK`, else
-    seconds on the clock; and where it counts CPU, `WALL_FACTOR` times as many on the clock.
+    seconds on the clock; where it counts CPU, at most `WALL_FACTOR` times as many seconds waited.
 
     `spent()` is cheap enough to ask at every line of the reader's code: it reads the cheap
-    monotonic clock and the CPU clock at most every `LOOK_EVERY` seconds.
+    monotonic clock, and the CPU clock at most every `LOOK_EVERY` seconds.
     """
 
     def __init__(self, limit: float | None) -> None:
         self.limit = limit
-        self.wall_limit = None if limit is None else limit * (WALL_FACTOR if CPU_CLOCK else 1)
+        self.wait_limit = None if limit is None else limit * (WALL_FACTOR if CPU_CLOCK else 1)
         self._wall_start = time.monotonic()
         self._cpu_start = time.process_time()
+        self._queued_start = queued_seconds() if CPU_CLOCK else None
         self._next_look = self._wall_start
         self._spent = False
 
@@ -114,8 +127,11 @@ class Budget:
 
     @property
     def waited(self) -> float:
-        """Seconds on the clock since the budget began."""
-        return time.monotonic() - self._wall_start
+        """Seconds on the clock since the budget began, less those spent queueing for a CPU (when
+        the system tells them)."""
+        waited = time.monotonic() - self._wall_start
+        queued = queued_seconds() if self._queued_start is not None else None
+        return waited if queued is None else waited - (queued - self._queued_start)
 
     def spent(self, *, look_now: bool = False) -> bool:
         """True once the budget is used up (and from then on)."""
@@ -125,7 +141,9 @@ class Budget:
         if now < self._next_look and not look_now:
             return False
         self._next_look = now + LOOK_EVERY
-        self._spent = now - self._wall_start > self.wall_limit or self.used > self.limit
+        self._spent = self.used > self.limit or (
+            now - self._wall_start > self.wait_limit and self.waited > self.wait_limit
+        )
         return self._spent
 
 
