@@ -219,7 +219,7 @@ def test_the_same_seed_checks_the_same_cases_and_a_failure_names_it():
     assert [line.passed for line in first.checks] == [line.passed for line in again.checks]
 
     def graph(report):  # the random graph the last check failed on (the order found may vary with a set)
-        return report.checks[-1].message.split(": your topological_order")[0]
+        return report.checks[-1].message.split(", your topological_order")[0]
 
     assert graph(first) == graph(again)
     assert graph(check("topological-order", wrong, seed=8)) != graph(first)
