@@ -18,22 +18,23 @@ CASES = (
 )
 
 
-def _require(engine: Engine, text, operation, value, da, db, hint) -> None:
-    a, b = engine.Value(A), engine.Value(B)
+def _require(engine: Engine, text, operation, value, da, db, hint, at: tuple = (A, B)) -> None:
+    a, b = engine.Value(at[0]), engine.Value(at[1])
+    where = f"with a = {at[0]:g}, b = {at[1]:g}"
     out = operation(a, b)
     if not isinstance(out, engine.Value):
         raise Fail(
-            f"{text} with a = 3, b = 4 should give a Value (so that backward() can reach a); yours gave "
+            f"{text} {where} should give a Value (so that backward() can reach a); yours gave "
             f"{type(out).__name__} {out!r}{hint}"
         )
     data = getattr(out, "data", out)
     if not close(data, value):
-        raise Fail(f"{text} with a = 3, b = 4 should be {num(value)}; yours gave {num(data)}{hint}")
+        raise Fail(f"{text} {where} should be {num(value)}; yours gave {num(data)}{hint}")
     out.backward()
     if not close(a.grad, da):
-        raise Fail(f"d({text})/da with a = 3, b = 4 should be {num(da)}; your backward gave {num(a.grad)}")
+        raise Fail(f"d({text})/da {where} should be {num(da)}; your backward gave {num(a.grad)}")
     if db is not None and not close(b.grad, db):
-        raise Fail(f"d({text})/db with a = 3, b = 4 should be {num(db)}; your backward gave {num(b.grad)}")
+        raise Fail(f"d({text})/db {where} should be {num(db)}; your backward gave {num(b.grad)}")
 
 
 @EXERCISE.check("-a, a - b, a / b")
@@ -82,3 +83,21 @@ def _reused(V: type) -> dict:  # noqa: N803
 @EXERCISE.check("(a − b)/a + 2/b − b: a and b used more than once")
 def _reused_check(engine: Engine) -> str:
     return require_gradients(_reused, engine.Value, lambda nodes: nodes["y"].backward(), "y")
+
+
+@EXERCISE.check("every operation at random a and b")
+def _random_points(engine: Engine) -> str:
+    rng = engine.rng
+    for _ in range(4):
+        a = round(rng.choice((-1, 1)) * rng.uniform(0.3, 4), 3)
+        b = round(rng.choice((-1, 1)) * rng.uniform(0.3, 4), 3)
+        cases = (
+            ("-a", lambda a, b: -a, -a, -1.0, None, ""),
+            ("a - b", lambda a, b: a - b, a - b, 1.0, -1.0, ""),
+            ("a / b", lambda a, b: a / b, a / b, 1 / b, -a / b**2, ""),
+            ("2 - a", lambda a, b: 2 - a, 2 - a, -1.0, None, " — other - self, not self - other"),
+            ("2 / a", lambda a, b: 2 / a, 2 / a, -2 / a**2, None, " — other / self, not self / other"),
+        )
+        for case in cases:
+            _require(engine, *case, at=(a, b))
+    return "right at four random pairs"

@@ -1,5 +1,7 @@
 """Local gradients and the chain rule: each operation carries its own backward rule."""
 
+import math
+
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
 from scratchgrad.exercises.expressions import neuron
 from scratchgrad.exercises.oracle import children, close, require_close, require_gradients, value_of
@@ -87,3 +89,23 @@ def _neuron(engine: Engine) -> str:
             node._backward()
 
     return require_gradients(neuron, engine.Value, call_rules, "o = tanh(x1·w1 + x2·w2 + b)")
+
+
+@EXERCISE.check("+, * and tanh at five random points, with random out.grad")
+def _random_points(engine: Engine) -> str:
+    rng = engine.rng
+    for _ in range(5):
+        x, y, g = (round(rng.uniform(-3, 3), 3) for _ in range(3))
+        at = f"a = {num(x)}, b = {num(y)}, out.grad = {num(g)}"
+        for symbol, want in (("+", (g, g)), ("*", (y * g, x * g))):
+            ga, gb = _rule(engine, x, y, symbol, g)
+            require_close(ga, want[0], f"with out = a {symbol} b, {at}: a.grad")
+            require_close(gb, want[1], f"with out = a {symbol} b, {at}: b.grad")
+        n = engine.Value(x)
+        o = n.tanh()
+        o.grad = g
+        o._backward()
+        require_close(
+            n.grad, (1 - math.tanh(x) ** 2) * g, f"with o = tanh(n), n = {num(x)}, o.grad = {num(g)}: n.grad"
+        )
+    return "a.grad and b.grad right for +, * and tanh at five random points"

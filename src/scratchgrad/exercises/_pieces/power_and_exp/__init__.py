@@ -72,3 +72,14 @@ def _shares(engine: Engine) -> str:
             {"x": x, "out": out},
         )
     return "each adds to the child's grad; x² + eˣ·x³ right with x used three times"
+
+
+@EXERCISE.check("x ** k and exp(x) at random x and k")
+def _random_points(engine: Engine) -> str:
+    rng = engine.rng
+    for _ in range(5):
+        x = round(rng.uniform(0.2, 3), 3)
+        k = rng.choice((2, 3, 4, -1, -2, 0.5, 1.5, round(rng.uniform(-2, 3), 2)))
+        _require(engine, f"x**{k!r}", x, lambda a, k=k: a**k, x**k, k * x ** (k - 1), f"= {k!r}·x^{k - 1!r}")
+        _require(engine, "exp(x)", -x, lambda a: a.exp(), math.exp(-x), math.exp(-x), "= exp(x)")
+    return "right at five random points"

@@ -57,3 +57,19 @@ def _uses_h(engine: Engine) -> str:
         f"with h = 0.5, nudging x³ at 1 gives (1.5³ − 1³) / 0.5 = 4.75; you got {num(got)}"
         " — does slope use the h it is given?"
     )
+
+
+@EXERCISE.check("slope of a random cubic at a random x")
+def _random_cubic(engine: Engine) -> str:
+    rng = engine.rng
+    for _ in range(3):
+        c = [round(rng.uniform(-3, 3), 2) for _ in range(4)]
+        x = round(rng.uniform(-2, 2), 3)
+        exact = 3 * c[0] * x**2 + 2 * c[1] * x + c[2]
+        got = _slope_of(engine, lambda t, c=c: c[0] * t**3 + c[1] * t**2 + c[2] * t + c[3], x)
+        if not is_number(got) or abs(got - exact) > 1e-3 * max(1.0, abs(exact)):
+            cubic = f"{c[0]}x³ + {c[1]}x² + {c[2]}x + {c[3]}"
+            raise Fail(
+                f"the slope of {cubic} at x = {num(x)} should be about {num(exact)}; you got {num(got)}"
+            )
+    return "within 0.001 of the exact slope of three random cubics"

@@ -91,3 +91,18 @@ def _spiral(engine: Engine) -> str:
             f"{num(losses[0])} → {num(losses[-1])}"
         )
     return f"loss {num(losses[0])} → {num(losses[-1])} in 15 steps"
+
+
+@EXERCISE.check("random rows of logits, each class in turn")
+def _random_rows(engine: Engine) -> str:
+    rng = engine.rng
+    for _ in range(3):
+        logits = [round(rng.uniform(-6, 6), 2) for _ in range(rng.randint(2, 5))]
+        label = rng.randrange(len(logits))
+        want, want_grads = _reference(logits, label)
+        got, grads = _yours(engine, logits, label)
+        case = f"for logits {logits} and class {label}"
+        require_close(got, want, f"{case} the loss")
+        for j, (g, w) in enumerate(zip(grads, want_grads, strict=False)):
+            require_close(g, w, f"{case}, d loss/d z{j} = softmax − one-hot")
+    return "losses and gradients right on three random rows"

@@ -35,3 +35,13 @@ def _special_points(engine: Engine) -> str:
         if not is_number(got) or abs(got - want) > 1e-9:
             raise Fail(f"tanh'({num(x)}) should be {want!r}; yours gives {got!r}")
     return "1.0 at 0, 0.5 at 0.8814"
+
+
+@EXERCISE.check("tanh'(x) at five random points")
+def _random_points(engine: Engine) -> str:
+    points = [round(engine.rng.uniform(-4, 4), 4) for _ in range(5)]
+    for x in points:
+        got, want = engine.tanh_derivative(x), 1 - math.tanh(x) ** 2
+        if not is_number(got) or abs(got - want) > 1e-6:
+            raise Fail(f"tanh'({num(x)}) should be {num(want)}; yours gives {num(got)}")
+    return "right at " + ", ".join(num(x) for x in points)
