@@ -118,3 +118,24 @@ def _tolerance(engine: Engine) -> str:
             " — compare with the tolerance argument, not a number of your own",
         )
     return "True at tolerance 1e-3 and False at 1e-5 for a rule 0.01 % off"
+
+
+@EXERCISE.check("gradients_agree looks at every input")
+def _every_input(engine: Engine) -> str:
+    rng = engine.rng
+    square_with_a_bug = _square_with_rule(engine, 0.5)
+    count = rng.randint(2, 4)
+    wrong = rng.randrange(1, count)  # never the first: a comparison of xs[0] alone must fail
+    xs = [round(rng.uniform(0.5, 2.5), 2) for _ in range(count)]
+
+    def f(*values):
+        return sum((square_with_a_bug(v) if i == wrong else v * v for i, v in enumerate(values)), 0)
+
+    verdict = engine.gradients_agree(f, xs)
+    _require_verdict(
+        verdict,
+        False,
+        f"for a sum of squares of xs = {xs}, where only input {wrong}'s node has a wrong rule (x for 2x),",
+        " — compare every input's gradient, not only the first",
+    )
+    return f"False when only input {wrong} of {count} is wrong"

@@ -67,6 +67,12 @@ def _large(engine: Engine) -> str:
             f"logits {logits} raised OverflowError (exp(1000) is too big for a float) — subtract the largest "
             "logit from every logit first: it changes no probability"
         ) from None
+    except (ValueError, ZeroDivisionError) as error:
+        raise Fail(
+            f"logits {logits} raised {type(error).__name__}: {error} — the probability of class 1 is "
+            "e^-1000, which is 0.0 as a float, and log(0) fails. Take the log of the sum of the shifted "
+            "exps and subtract the class's shifted logit: log Σ exp(z − m) − (z_c − m)"
+        ) from None
     require_close(got, 1000.0, f"for logits {logits} and class 1 the loss")
     return "loss 1000.0 for class 1, no overflow"
 
