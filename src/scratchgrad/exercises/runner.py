@@ -97,6 +97,7 @@ def check(
         )
     for hidden in exercise.checks:
         engine = Engine(namespace, _providers(), random.Random(f"{seed}: {hidden.title}"))
+        random.seed(f"{seed}: {hidden.title}")  # the reader's own random.uniform (their Neuron's weights)
         try:
             message = sandbox.run(hidden.run, engine)
             report.checks.append(CheckLine(hidden.title, True, message))
