@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import sys
+import time
 
 import pytest
 
 import scratchgrad.exercises.oracle as oracle
-from scratchgrad.exercises.sandbox import CappedOutput, Sandbox, TimeLimitExceeded, reader_filename
+from scratchgrad.exercises.sandbox import (
+    CPU_CLOCK,
+    WALL_FACTOR,
+    Budget,
+    CappedOutput,
+    Sandbox,
+    TimeLimitExceeded,
+    reader_filename,
+)
 
 
 def readers_function(source: str, name: str = "f"):
@@ -86,3 +95,22 @@ def test_a_spent_budget_stops_the_next_call_at_once():
         sandbox.run(readers_function("def f():\n    while True:\n        pass\n"))
     with pytest.raises(TimeLimitExceeded):
         sandbox.run(len, "abc")
+
+
+def test_the_limit_counts_cpu_time_where_python_has_a_cpu_clock():
+    budget = Budget(0.3)
+    time.sleep(0.4)  # no CPU used: as when a busy machine gives the CPU to others
+    if CPU_CLOCK:  # CPython
+        assert not budget.spent(look_now=True)
+        assert budget.used < 0.3 < budget.waited
+    else:  # WebAssembly has none: the limit is on the clock
+        assert budget.spent(look_now=True)
+
+
+def test_code_that_only_waits_is_stopped_once_it_waited_wall_factor_times_the_limit():
+    sandbox = Sandbox(time_limit=0.05)
+    with pytest.raises(TimeLimitExceeded):
+        sandbox.run(readers_function("import time\ndef f():\n    while True:\n        time.sleep(0.01)\n"))
+    waited_at_most = 0.05 * (WALL_FACTOR if CPU_CLOCK else 1)
+    assert waited_at_most <= sandbox.budget.waited < 5
+    assert sandbox.budget.used < waited_at_most or not CPU_CLOCK

@@ -38,7 +38,7 @@ HOST_ONLY_TESTS = {
             "exits, hangs or kills the process the check runs in: the CLI's child process, which Pyodide "
             "cannot start"
         )
-        for case in ("os-exit", "c-level-loop", "killed")
+        for case in ("os-exit", "c-level-loop", "killed", "sleeps")
     },
     "tests/exercises/test_cli.py::test_python_dash_m_runs_the_cli_with_its_exit_codes": (
         "starts `python -m scratchgrad.exercises` as a subprocess; Pyodide cannot start processes"

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 
 from scratchgrad.exercises.registry import EXERCISES, UnknownExerciseError, by_id
 from scratchgrad.exercises.report import Report
-from scratchgrad.exercises.runner import DEFAULT_TIME_LIMIT, check, earlier_pieces
+from scratchgrad.exercises.runner import DEFAULT_TIME_LIMIT, check, earlier_pieces, new_seed
 from scratchgrad.exercises.workfile import WorkFileError, export, parse
 
 __all__ = [
@@ -42,18 +42,22 @@ def check_all(
     *,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     on_report: Callable[[Report], None] | None = None,
+    seed: int | None = None,
 ) -> dict[str, Report]:
     """Check every piece the reader wrote, in the order of the story.
 
     Each exercise is checked on top of the reader's earlier pieces that passed; an earlier piece
     that failed (or was never written) is replaced by its reference solution. `on_report`, when
-    given, is called with each report as it is made.
+    given, is called with each report as it is made. One `seed` (`new_seed()` when None) picks the
+    random cases of every piece.
     """
+    if seed is None:
+        seed = new_seed()
     passing: dict[str, str] = {}
     reports = {}
     for exercise in EXERCISES:
         if exercise.id in pieces:
-            report = check(exercise.id, pieces[exercise.id], passing, time_limit=time_limit)
+            report = check(exercise.id, pieces[exercise.id], passing, time_limit=time_limit, seed=seed)
             reports[exercise.id] = report
             if on_report is not None:
                 on_report(report)

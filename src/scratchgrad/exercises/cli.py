@@ -9,9 +9,10 @@
 WORK is a work file with one ``# %% exercise: <id>`` section per exercise (what the page's Export
 writes), or a folder of ``<id>.py`` files. For ``check``, a plain .py file without sections is the
 code of that one exercise. Earlier pieces come from WORK when they pass, else from the reference
-solutions. The checks run in a child process (`scratchgrad.exercises.isolated`): code that exits
-the process or hangs inside one C call is "did not finish", exit 1. Usage errors exit with 2 and
-say what is wrong.
+solutions. Random cases come from a seed, new each run unless ``--seed`` gives it; a failure
+prints the seed and the command that checks the same cases again. The checks run in a child
+process (`scratchgrad.exercises.isolated`): code that exits the process or hangs inside one C
+call is "did not finish", exit 1. Usage errors exit with 2 and say what is wrong.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from scratchgrad.exercises import export, parse
 from scratchgrad.exercises.isolated import DidNotFinish, run_checks
 from scratchgrad.exercises.registry import EXERCISES, UnknownExerciseError, by_id
 from scratchgrad.exercises.report import Report
-from scratchgrad.exercises.runner import DEFAULT_TIME_LIMIT
+from scratchgrad.exercises.runner import DEFAULT_TIME_LIMIT, new_seed
 from scratchgrad.exercises.workfile import MARKER, WorkFileError
 
 __all__ = ["main"]
@@ -62,7 +63,13 @@ def _parser() -> argparse.ArgumentParser:
         "work", type=Path, help="a work file, a folder of <id>.py files, or that exercise's .py"
     )
     checking.add_argument(
-        "--time-limit", type=float, default=DEFAULT_TIME_LIMIT, help="seconds (default %(default)s)"
+        "--time-limit",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        help="CPU seconds per piece (default %(default)s); code that waits is stopped on the clock, later",
+    )
+    checking.add_argument(
+        "--seed", type=int, help="the seed of the random cases (default: a new one; a failure prints it)"
     )
     checking.set_defaults(run=_check)
     stub = commands.add_parser("stub", help="print the code an exercise starts from")
@@ -82,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
 def _list(args: argparse.Namespace) -> int:
     pieces = _read_work(args.work) if args.work else {}
     try:
-        reports = run_checks(pieces, None, DEFAULT_TIME_LIMIT)
+        reports = run_checks(pieces, None, DEFAULT_TIME_LIMIT, new_seed())
     except DidNotFinish as stopped:
         print(f"FAILED: {stopped}")
         return 1
@@ -117,12 +124,16 @@ def _check(args: argparse.Namespace) -> int:
         raise UsageError(
             f"{args.work} has no code for {exercise.id!r} (sections found: {', '.join(pieces) or 'none'})"
         )
+    seed = new_seed() if args.seed is None else args.seed
+    again = f"python -m scratchgrad.exercises check {exercise.id} {args.work} --seed {seed}"
     try:
-        report = run_checks(pieces, exercise.id, args.time_limit)[exercise.id]
+        report = run_checks(pieces, exercise.id, args.time_limit, seed)[exercise.id]
     except DidNotFinish as stopped:
-        print(f"FAILED: {stopped}")
+        print(f"FAILED: {stopped}\nthe same cases again: {again}")
         return 1
     print(report.text())
+    if not report.passed:
+        print(f"the same cases again: {again}")
     if report.output:
         dropped = f"\n… {report.output_dropped} more characters not shown" if report.output_dropped else ""
         print(f"\nyour code printed:\n{report.output.rstrip()}{dropped}")

@@ -29,14 +29,14 @@ message when the behaviour is right and raises `Fail` with "expected â€¦, got â€
 
 from __future__ import annotations
 
+import random
 import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from scratchgrad._numbers import written as num
 from scratchgrad.exercises.sources import SnippetSolution, SourceError, WrongVariant, apply_edits, read
 
-__all__ = ["Check", "Engine", "Exercise", "Fail", "num"]
+__all__ = ["Check", "Engine", "Exercise", "Fail"]
 
 
 class Fail(Exception):  # noqa: N818 (a check "fails"; it is not an error of the checker)
@@ -56,12 +56,15 @@ class Engine:
     """The names the reader's code (and the earlier pieces) defined, read by the checks.
 
     ``engine.Value`` is the reader's ``Value``; a missing name fails the check with a message
-    that says which exercise should have defined it.
+    that says which exercise should have defined it. ``engine.rng`` draws a check's random cases:
+    a `random.Random` seeded from the run's seed and the check's title, so the same seed gives
+    every check the same cases again, whatever ran before it.
     """
 
-    def __init__(self, namespace: dict, providers: dict[str, str]) -> None:
+    def __init__(self, namespace: dict, providers: dict[str, str], rng: random.Random | None = None) -> None:
         self._namespace = namespace
         self._providers = providers
+        self.rng = rng if rng is not None else random.Random(0)
 
     def __getattr__(self, name: str) -> object:
         if name.startswith("__"):

@@ -3,11 +3,17 @@
 Every builder returns its nodes inputs first and output last, with every intermediate node
 named, so reversing the dict is a valid backward order. Checks build each expression twice —
 with the reader's Value and with the package's (`oracle.expected`) — and compare node by node.
+`RandomGraph` draws a builder from a seeded random generator.
 """
 
 from __future__ import annotations
 
+import math
+import random
+from dataclasses import dataclass
+
 __all__ = [
+    "RandomGraph",
     "add_to_itself",
     "chapter_expression",
     "diamond",
@@ -89,3 +95,75 @@ def add_to_itself(V: type) -> dict:  # noqa: N803
     n["s"] = n["a"] + n["a"]
     n["y"] = n["s"] * n["a"]
     return n
+
+
+OPERATIONS = {
+    "+": (lambda x, y: x + y, "{0} + {1}"),
+    "*": (lambda x, y: x * y, "{0}·{1}"),
+    "tanh": (lambda x, y: x.tanh(), "tanh({0})"),
+}
+
+
+@dataclass(frozen=True)
+class RandomGraph:
+    """A random expression, drawn from a seeded `random.Random`: a few inputs, then `steps` nodes,
+    each an operation of `ops` on earlier nodes picked at random — so some node is used twice (at
+    times by the same node: t + t), and reached by paths of different lengths. Every node feeds the
+    output `y`. Called with a Value class, it builds the nodes, inputs first, output last."""
+
+    inputs: tuple[tuple[str, float], ...]
+    steps: tuple[tuple[str, str, str, str], ...]  # (name, operation, first, second)
+
+    @classmethod
+    def draw(cls, rng: random.Random, steps: int = 7, ops: tuple[str, ...] = ("+", "*")) -> RandomGraph:
+        names = "abcd"[: rng.randint(2, 4)]
+        inputs = tuple((name, round(rng.uniform(-1.5, 1.5), 2)) for name in names)
+        value = dict(inputs)
+        drawn: list[tuple[str, str, str, str]] = []
+        available = list(names)
+        for k in range(1, steps + 1):
+            first, second = rng.choice(available), rng.choice(available)
+            op = rng.choice(ops)
+            if op == "*" and abs(value[first] * value[second]) > 4:  # keep every number moderate
+                op = "+"
+            if op == "tanh":
+                second = first
+            name = f"t{k}"
+            value[name] = OPERATIONS[op][0](_Number(value[first]), _Number(value[second])).x
+            drawn.append((name, op, first, second))
+            available.append(name)
+        used = {child for _, _, first, second in drawn for child in (first, second)}
+        loose = [name for name in available[:-1] if name not in used]
+        for name in loose:  # every node feeds the output
+            last = drawn[-1][0]
+            drawn.append((f"t{len(drawn) + 1}", "+", last, name))
+        drawn[-1] = ("y", *drawn[-1][1:])
+        return cls(inputs, tuple(drawn))
+
+    def __call__(self, V: type) -> dict:  # noqa: N803
+        nodes = {name: V(data) for name, data in self.inputs}
+        for name, op, first, second in self.steps:
+            nodes[name] = OPERATIONS[op][0](nodes[first], nodes[second])
+        return nodes
+
+    def __str__(self) -> str:
+        """The graph in words: "a = 0.5, b = -1.2; t1 = a·b, t2 = t1 + a, y = tanh(t2)"."""
+        inputs = ", ".join(f"{name} = {data!r}" for name, data in self.inputs)
+        steps = ", ".join(f"{name} = {OPERATIONS[op][1].format(x, y)}" for name, op, x, y in self.steps)
+        return f"{inputs}; {steps}"
+
+
+@dataclass(frozen=True)
+class _Number:
+    """A plain number with the operations of `OPERATIONS`, to draw a graph's values before building it."""
+
+    x: float
+
+    def __add__(self, other: _Number) -> _Number:
+        return _Number(self.x + other.x)
+
+    def __mul__(self, other: _Number) -> _Number:
+        return _Number(self.x * other.x)
+
+    def tanh(self) -> _Number:
+        return _Number(math.tanh(self.x))

@@ -6,9 +6,12 @@ process survives ``os._exit(0)``. So the terminal runs the checks in a child Pyt
 waits at most a time limit, kills the child past it, and believes a verdict only when the child has
 written its **complete record** — every report, and the nonce the parent gave it — to a file the
 parent named. The limit runs per piece: each report the child finishes is a sign of life (a line
-in a second file), and the parent waits at most one piece's time limit, plus start-up, for the
-next. Anything else (an exit by ``os._exit`` or a signal, a kill, a record cut short) is "did not
-finish", a failure.
+in a second file), and the parent gives the child at most one piece's time limit, plus start-up,
+for the next. As inside the child (`scratchgrad.exercises.sandbox.Budget`), that time is the
+child's **CPU time** where the system tells it (Linux: ``/proc/<pid>/stat``), so a busy machine
+does not stop correct code; and at most `WALL_FACTOR` times as long on the clock, for code that
+waits. Anything else (an exit by ``os._exit`` or a signal, a kill, a record cut short) is "did
+not finish", a failure.
 
 Pyodide cannot start processes: there, `run_checks` runs in this process (the page's worker
 has its own guard, the Stop button).
@@ -27,24 +30,27 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from scratchgrad.exercises.report import Report, report_from_dict
+from scratchgrad.exercises.sandbox import WALL_FACTOR
 
 __all__ = ["DidNotFinish", "run_checks"]
 
-STARTUP_SECONDS = 10.0  # a child Python's start and import, on a busy machine
+STARTUP_SECONDS = 1.0  # CPU seconds for a child Python's start and import (0.16 s measured)
 
 
 class DidNotFinish(Exception):  # noqa: N818 (what the reader reads: the check "did not finish")
     """The child ended without its complete record; the message says how, in the reader's terms."""
 
 
-def run_checks(pieces: Mapping[str, str], target: str | None, time_limit: float) -> dict[str, Report]:
+def run_checks(
+    pieces: Mapping[str, str], target: str | None, time_limit: float, seed: int
+) -> dict[str, Report]:
     """Check every piece of `pieces` (in story order, each on the passing ones before it), then `target`
-    on the passing pieces before it (when given). Returns a report per exercise checked."""
-    payload = {"pieces": dict(pieces), "target": target, "time_limit": time_limit}
+    on the passing pieces before it (when given), all with the random cases of `seed`. Returns a
+    report per exercise checked."""
+    payload = {"pieces": dict(pieces), "target": target, "time_limit": time_limit, "seed": seed}
     if sys.platform == "emscripten":
         return _reports(payload)
     nonce = secrets.token_hex(16)
-    patience = time_limit + STARTUP_SECONDS
     with tempfile.TemporaryDirectory(prefix="scratchgrad-check-") as folder:
         record = Path(folder) / "record.json"
         command = [sys.executable, "-m", "scratchgrad.exercises.isolated", str(record), nonce]
@@ -53,7 +59,7 @@ def run_checks(pieces: Mapping[str, str], target: str | None, time_limit: float)
         ) as child:
             child.stdin.write(json.dumps(payload))
             child.stdin.close()
-            _wait(child, Path(f"{record}.progress"), patience)
+            _wait(child, Path(f"{record}.progress"), time_limit + STARTUP_SECONDS)
         data = _read(record, nonce)
     if data is None:
         how = f"exit code {child.returncode}" if child.returncode >= 0 else f"signal {-child.returncode}"
@@ -65,20 +71,55 @@ def run_checks(pieces: Mapping[str, str], target: str | None, time_limit: float)
 
 
 def _wait(child: subprocess.Popen, progress: Path, patience: float) -> None:
-    """Wait for `child`; kill it once `patience` seconds pass without a new report in `progress`."""
-    last_size, last_change = -1, time.monotonic()
+    """Wait for `child`; kill it once, without a new report in `progress`, it has used `patience` CPU
+    seconds or waited `WALL_FACTOR` times as long (seconds on the clock less those it queued for a
+    CPU). Where the system says neither (no /proc), `patience` seconds on the clock."""
+    clocks = _child_clocks(child.pid)
+    wait_patience = patience * WALL_FACTOR if clocks else patience
+    last_size, since = -1, (0.0, 0.0, 0.0)
     while child.poll() is None:
         size = progress.stat().st_size if progress.exists() else 0
+        now = (time.monotonic(), *(clocks() if clocks else (0.0, 0.0)))
         if size != last_size:
-            last_size, last_change = size, time.monotonic()
-        elif time.monotonic() - last_change > patience:
+            last_size, since = size, now
+            continue
+        used, waited = now[1] - since[1], (now[0] - since[0]) - (now[2] - since[2])
+        if (clocks and used > patience) or waited > wait_patience:
             child.kill()
             child.wait()
-            raise DidNotFinish(
-                f"did not finish: a check ran longer than {patience:g} s and was stopped — is there a loop "
-                "that never ends, perhaps inside one call such as sum(itertools.repeat(0))?"
-            )
+            raise DidNotFinish(_overran(patience, bool(clocks) and used > patience, wait_patience))
         time.sleep(0.05)
+
+
+def _overran(patience: float, on_cpu: bool, wait_patience: float) -> str:
+    if on_cpu:
+        return (
+            f"did not finish: a check used more than {patience:g} s of CPU time and was stopped — is there a "
+            "loop that never ends, perhaps inside one call such as sum(itertools.repeat(0))?"
+        )
+    return (
+        f"did not finish: a check ran longer than {wait_patience:g} s and was stopped — is there a loop "
+        "that never ends, or does your code sleep or wait for something?"
+    )
+
+
+def _child_clocks(pid: int) -> Callable[[], tuple[float, float]] | None:
+    """(CPU seconds, seconds queued for a CPU) of process `pid` so far, read afresh at each call
+    from Linux's ``/proc/<pid>/schedstat``; None where the system does not tell."""
+    stat = Path(f"/proc/{pid}/schedstat")
+
+    def read() -> tuple[float, float]:
+        try:
+            cpu, queued = stat.read_text(encoding="ascii").split()[:2]
+        except (OSError, ValueError):
+            return (0.0, 0.0)  # the child has just ended: poll() says so next
+        return int(cpu) / 1e9, int(queued) / 1e9
+
+    try:
+        stat.read_text(encoding="ascii")
+    except OSError:
+        return None
+    return read
 
 
 def _read(record: Path, nonce: str) -> dict | None:
@@ -94,12 +135,12 @@ def _read(record: Path, nonce: str) -> dict | None:
 def _reports(payload: dict, on_report: Callable[[Report], None] | None = None) -> dict[str, Report]:
     from scratchgrad.exercises import check, check_all
 
-    pieces, target, limit = payload["pieces"], payload["target"], payload["time_limit"]
+    pieces, target, limit, seed = payload["pieces"], payload["target"], payload["time_limit"], payload["seed"]
     earlier = {piece: source for piece, source in pieces.items() if piece != target}
-    reports = check_all(earlier, time_limit=limit, on_report=on_report)
+    reports = check_all(earlier, time_limit=limit, on_report=on_report, seed=seed)
     if target is not None:
         passing = {piece: earlier[piece] for piece, report in reports.items() if report.passed}
-        reports[target] = check(target, pieces[target], passing, time_limit=limit)
+        reports[target] = check(target, pieces[target], passing, time_limit=limit, seed=seed)
     return reports
 
 

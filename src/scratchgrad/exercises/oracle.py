@@ -21,8 +21,9 @@ from collections.abc import Callable, Iterable
 
 import scratchgrad
 from scratchgrad._checks import is_number
+from scratchgrad._numbers import written
 from scratchgrad.drawn_graph import study
-from scratchgrad.exercises.exercise import Fail, num
+from scratchgrad.exercises.exercise import Fail
 from scratchgrad.gradcheck import relative_error
 
 __all__ = [
@@ -61,7 +62,7 @@ def require_close(got: object, want: float, what: str, hint: str = "", tolerance
     `got` is compared with `close`, so a missing number (None, a Value) fails too.
     """
     if not close(got, want, tolerance):
-        raise Fail(f"{what} should be {num(want)}; yours is {num(got)}{hint}")
+        raise Fail(f"{what} should be {written(want)}; yours is {written(got)}{hint}")
 
 
 def expected(build: Builder) -> dict[str, tuple[float, float]]:
@@ -87,10 +88,10 @@ def gradient_mismatch(
         node = reader_nodes[name]
         got_data = getattr(node, "data", None)
         if not close(got_data, data):
-            return f"{name}.data should be {num(data)}; yours is {num(got_data)}"
+            return f"{name}.data should be {written(data)}; yours is {written(got_data)}"
         got = getattr(node, "grad", None)
         if not close(got, grad):
-            return f"d{out}/d{name} should be {num(grad)}; your {name}.grad is {num(got)}"
+            return f"d{out}/d{name} should be {written(grad)}; your {name}.grad is {written(got)}"
     return None
 
 
@@ -103,7 +104,7 @@ def require_gradients(
     problem = gradient_mismatch(build, nodes)
     if problem:
         raise graph_failure(f"{what}: {problem}", nodes)
-    names = ", ".join(f"{name}={num(getattr(node, 'grad', None))}" for name, node in nodes.items())
+    names = ", ".join(f"{name}={written(getattr(node, 'grad', None))}" for name, node in nodes.items())
     return f"every gradient right ({names})"
 
 

@@ -15,7 +15,8 @@ renders the lines; the command line prints ``report.text()``. The JSON object is
                   "note": ""}, ...],     # the earlier pieces this run loaded, in order
       "output": "what the code printed (capped)",
       "output_dropped": 0,                 # characters of output not kept
-      "seconds": 0.05
+      "seconds": 0.05,                     # CPU seconds in CPython, on the clock in Pyodide
+      "seed": 271828                       # picked the random cases; the same seed, the same cases
     }
 
 A failed check's ``graph`` is the reader's graph that went wrong, as DOT text and the JSON of its
@@ -83,6 +84,7 @@ class Report:
     output: str = ""
     output_dropped: int = 0
     seconds: float = 0.0
+    seed: int = 0
 
     @property
     def passed(self) -> bool:
@@ -106,7 +108,7 @@ class Report:
         """The check lines then the verdict, as the command line prints them."""
         lines = []
         for piece in self.pieces:
-            origin = "yours" if piece.source == "yours" else "reference solution"
+            origin = "yours" if piece.source == "yours" else "the book's"
             note = f" ({piece.note})" if piece.note else ""
             lines.append(f"uses  {piece.exercise}: {', '.join(piece.provides)} — {origin}{note}")
         lines += [f"{'pass' if c.passed else 'FAIL'}  {c.title}: {c.message}" for c in self.checks]

@@ -11,6 +11,8 @@ namespace when they run, so they all build nodes of the newest class.
 from __future__ import annotations
 
 import linecache
+import random
+import secrets
 import traceback
 from collections.abc import Mapping, Sequence
 
@@ -18,13 +20,27 @@ from scratchgrad.exercises.borrowed import book_imports, borrowed_names
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.registry import EXERCISES, by_id
 from scratchgrad.exercises.report import CheckLine, CodeError, PieceUse, Report
-from scratchgrad.exercises.sandbox import READER_FILE_PREFIX, Sandbox, TimeLimitExceeded, reader_filename
+from scratchgrad.exercises.sandbox import (
+    CPU_CLOCK,
+    READER_FILE_PREFIX,
+    Sandbox,
+    TimeLimitExceeded,
+    reader_filename,
+)
 
-__all__ = ["check", "earlier_pieces", "load_pieces"]
+__all__ = ["check", "earlier_pieces", "load_pieces", "new_seed"]
 
 BOOK_FILE_PREFIX = "<reference: "
 
 DEFAULT_TIME_LIMIT = 10.0
+"""Seconds one exercise's check may use, loading and checks together: CPU seconds in CPython, seconds
+on the clock in Pyodide (`scratchgrad.exercises.sandbox.Budget`). The one owner of the limit: the
+command line's default, and the page's own deadline (hooks/pyodide_runtime.py, shared_rules)."""
+
+
+def new_seed() -> int:
+    """A seed for a run's random cases: a different one each run, printed with a failure."""
+    return secrets.randbelow(1_000_000)
 
 
 def earlier_pieces(exercise: Exercise) -> list[Exercise]:
@@ -45,19 +61,23 @@ def check(
     earlier: Mapping[str, str] | None = None,
     *,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
+    seed: int | None = None,
 ) -> Report:
     """Check the reader's `source` for one exercise and return the `Report`.
 
     `earlier` maps exercise ids to the reader's passing code for earlier pieces; a piece not in
     it is loaded from its reference solution. `time_limit` (seconds, or None for none) bounds the
-    whole run, loading and checks together.
+    whole run, loading and checks together. `seed` picks the random cases (`new_seed()` when None):
+    the report names it, and the same seed checks the same cases again.
     """
     exercise = by_id(exercise_id)
     if not isinstance(source, str):
         raise TypeError(f"check() needs the reader's code as a str, got {type(source).__name__}")
+    if seed is None:
+        seed = new_seed()
     sandbox = Sandbox(time_limit)
     namespace: dict = {"__name__": "__exercise__", "__builtins__": __builtins__}
-    report = Report(exercise.id, "passed", "")
+    report = Report(exercise.id, "passed", "", seed=seed)
     try:
         report.pieces = _load_earlier(exercise, earlier or {}, namespace, sandbox)
         _execute(source, reader_filename(exercise.id), namespace, sandbox)
@@ -75,8 +95,9 @@ def check(
         return _finish(
             report, sandbox, "failed", "your code takes the book's implementation instead of writing it"
         )
-    engine = Engine(namespace, _providers())
     for hidden in exercise.checks:
+        engine = Engine(namespace, _providers(), random.Random(f"{seed}: {hidden.title}"))
+        random.seed(f"{seed}: {hidden.title}")  # the reader's own random.uniform (their Neuron's weights)
         try:
             message = sandbox.run(hidden.run, engine)
             report.checks.append(CheckLine(hidden.title, True, message))
@@ -94,7 +115,7 @@ def check(
     failed = sum(not line.passed for line in report.checks)
     total = len(report.checks)
     if failed:
-        return _finish(report, sandbox, "failed", f"{failed} of {total} checks failed")
+        return _finish(report, sandbox, "failed", f"{failed} of {total} checks failed (seed {seed})")
     return _finish(report, sandbox, "passed", f"all {total} checks passed")
 
 
@@ -142,10 +163,16 @@ def _providers() -> dict[str, str]:
 
 
 def _stopped(sandbox: Sandbox) -> str:
-    limit = sandbox.time_limit
-    if limit is not None and sandbox.elapsed >= limit:
-        return f"stopped: ran longer than {limit:g} s — is there a loop that never ends?"
-    return "stopped before the checks finished (interrupted)"
+    budget = sandbox.budget
+    if budget.limit is None or not budget.spent():
+        return "stopped before the checks finished (interrupted)"
+    if budget.used >= budget.limit:
+        clock = " of CPU time" if CPU_CLOCK else ""
+        return f"did not finish: ran longer than {budget.limit:g} s{clock} — is there a loop that never ends?"
+    return (
+        f"did not finish: ran longer than {budget.waited:.0f} s on the clock, using only {budget.used:.1f} s "
+        "of CPU time — does your code sleep or wait for something?"
+    )
 
 
 def _exited(error: CodeError) -> str:

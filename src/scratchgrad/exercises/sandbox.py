@@ -5,8 +5,8 @@ Code typed by a reader may raise, loop forever, print megabytes or delete names 
 
 * **Time limit.** The reader's own code (compiled with a file name from `reader_filename`) is
   followed as it runs — with `sys.monitoring` where Python has it (3.12+, Pyodide), else with a
-  trace function — and `TimeLimitExceeded` is raised in it once the run has taken longer than
-  the limit. Pure Python: it works in CPython and in Pyodide alike. A `KeyboardInterrupt` —
+  trace function — and `TimeLimitExceeded` is raised in it once the run has used up its budget
+  (`Budget`). Pure Python: it works in CPython and in Pyodide alike. A `KeyboardInterrupt` —
   Ctrl-C, or Pyodide's interrupt buffer set by the page's timer or Stop button — stops the run
   the same way.
 * **Output.** ``sys.stdout`` and ``sys.stderr`` go to a `CappedOutput`: the first characters are
@@ -29,16 +29,33 @@ from types import CodeType, FrameType, ModuleType
 from typing import TypeVar
 
 __all__ = [
+    "CPU_CLOCK",
     "READER_FILE_PREFIX",
+    "WALL_FACTOR",
+    "Budget",
     "CappedOutput",
     "Sandbox",
     "TimeLimitExceeded",
+    "queued_seconds",
     "reader_filename",
 ]
 
 T = TypeVar("T")
 READER_FILE_PREFIX = "<yours: "
 OUTPUT_LIMIT = 20_000
+
+CPU_CLOCK = sys.platform != "emscripten"
+"""Whether the limit counts CPU time. CPython can ask how much CPU time this process has had
+(`time.process_time`): a busy machine slows a check down in seconds on the clock, never in CPU
+seconds, so correct code is not stopped because other programs run. WebAssembly has no such
+clock (Pyodide's process_time is the wall clock): there the limit counts seconds on the clock."""
+
+WALL_FACTOR = 3
+"""Code that waits (``time.sleep`` in a loop) uses no CPU time: where the limit counts CPU, code is
+also stopped once it has *waited* `WALL_FACTOR` times the limit — seconds on the clock, less the time
+it spent queueing for a CPU on a busy machine where the system says so (`queued_seconds`)."""
+
+LOOK_EVERY = 0.02  # seconds on the clock between two looks at the CPU clock (a look costs ~0.6 µs)
 
 
 def reader_filename(exercise_id: str) -> str:
@@ -76,6 +93,60 @@ class CappedOutput(io.TextIOBase):
         return "".join(self._parts)
 
 
+def queued_seconds(pid: int | str = "self") -> float | None:
+    """Seconds process `pid` has spent ready to run but waiting for a CPU (Linux's
+    ``/proc/<pid>/schedstat``), or None where the system does not say."""
+    try:
+        with open(f"/proc/{pid}/schedstat", encoding="ascii") as file:
+            return int(file.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class Budget:
+    """A time limit of `limit` seconds, counted from now: CPU seconds where `CPU_CLOCK`, else
+    seconds on the clock; where it counts CPU, at most `WALL_FACTOR` times as many seconds waited.
+
+    `spent()` is cheap enough to ask at every line of the reader's code: it reads the cheap
+    monotonic clock, and the CPU clock at most every `LOOK_EVERY` seconds.
+    """
+
+    def __init__(self, limit: float | None) -> None:
+        self.limit = limit
+        self.wait_limit = None if limit is None else limit * (WALL_FACTOR if CPU_CLOCK else 1)
+        self._wall_start = time.monotonic()
+        self._cpu_start = time.process_time()
+        self._queued_start = queued_seconds() if CPU_CLOCK else None
+        self._next_look = self._wall_start
+        self._spent = False
+
+    @property
+    def used(self) -> float:
+        """Seconds used so far: CPU seconds where `CPU_CLOCK`, else seconds on the clock."""
+        return time.process_time() - self._cpu_start if CPU_CLOCK else self.waited
+
+    @property
+    def waited(self) -> float:
+        """Seconds on the clock since the budget began, less those spent queueing for a CPU (when
+        the system tells them)."""
+        waited = time.monotonic() - self._wall_start
+        queued = queued_seconds() if self._queued_start is not None else None
+        return waited if queued is None else waited - (queued - self._queued_start)
+
+    def spent(self, *, look_now: bool = False) -> bool:
+        """True once the budget is used up (and from then on)."""
+        if self._spent or self.limit is None:
+            return self._spent
+        now = time.monotonic()
+        if now < self._next_look and not look_now:
+            return False
+        self._next_look = now + LOOK_EVERY
+        self._spent = self.used > self.limit or (
+            now - self._wall_start > self.wait_limit and self.waited > self.wait_limit
+        )
+        return self._spent
+
+
 class Sandbox:
     """One shared time budget, output buffer and set of restorations for all calls of one check."""
 
@@ -84,12 +155,12 @@ class Sandbox:
             raise ValueError(f"time_limit must be a number of seconds > 0 or None, got {time_limit!r}")
         self.time_limit = time_limit
         self.output = CappedOutput(output_limit)
-        self.started = time.monotonic()
-        self._deadline = None if time_limit is None else self.started + time_limit
+        self.budget = Budget(time_limit)
 
     @property
     def elapsed(self) -> float:
-        return time.monotonic() - self.started
+        """The seconds counted against the limit so far (CPU seconds where `CPU_CLOCK`)."""
+        return self.budget.used
 
     def run(self, function: Callable[..., T], *args: object) -> T:
         """``function(*args)``, guarded as the module docstring says; its exceptions pass through."""
@@ -98,14 +169,14 @@ class Sandbox:
 
     @contextmanager
     def _time_limited(self) -> Iterator[None]:
-        deadline = self._deadline
-        if deadline is None:
+        budget = self.budget
+        if budget.limit is None:
             yield
             return
-        if time.monotonic() > deadline:
+        if budget.spent(look_now=True):  # a spent budget stops the next call before it starts
             raise TimeLimitExceeded
         follow = _follow_with_monitoring if hasattr(sys, "monitoring") else _follow_with_trace
-        with follow(deadline):
+        with follow(budget.spent):
             yield
 
     @contextmanager
@@ -136,12 +207,11 @@ class Sandbox:
 
 
 @contextmanager
-def _follow_with_trace(deadline: float) -> Iterator[None]:
+def _follow_with_trace(spent: Callable[[], bool]) -> Iterator[None]:
     """Python 3.11: a trace function, line by line in the reader's code, silent elsewhere."""
-    clock = time.monotonic
 
     def follow_lines(frame: FrameType, event: str, arg: object) -> Callable | None:
-        if clock() > deadline:
+        if spent():
             raise TimeLimitExceeded
         return follow_lines
 
@@ -158,28 +228,27 @@ def _follow_with_trace(deadline: float) -> Iterator[None]:
 
 
 @contextmanager
-def _follow_with_monitoring(deadline: float) -> Iterator[None]:
+def _follow_with_monitoring(spent: Callable[[], bool]) -> Iterator[None]:
     """Python 3.12+ (Pyodide): `sys.monitoring` sees every jump and call of the reader's code only.
 
     Any other code is switched off the first time it starts (``DISABLE``), so it runs at full
-    speed; a loop that never ends must jump back, and every jump in the reader's code looks at
-    the clock.
+    speed; a loop that never ends must jump back, and every jump in the reader's code asks the
+    budget.
     """
     monitoring = sys.monitoring
     events = monitoring.events
     tool = _free_tool_id()
-    clock = time.monotonic
 
     def on_start(code: CodeType, offset: int) -> object:
         if not code.co_filename.startswith(READER_FILE_PREFIX):
             return monitoring.DISABLE
         monitoring.set_local_events(tool, code, events.JUMP)
-        if clock() > deadline:
+        if spent():
             raise TimeLimitExceeded
         return None
 
     def on_jump(code: CodeType, offset: int, destination: int) -> None:
-        if clock() > deadline:
+        if spent():
             raise TimeLimitExceeded
 
     monitoring.use_tool_id(tool, "scratchgrad exercises")

@@ -13,7 +13,8 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from scratchgrad.exercises.exercise import Engine, Fail, num
+from scratchgrad._numbers import written
+from scratchgrad.exercises.exercise import Engine, Fail
 from scratchgrad.exercises.oracle import close
 from scratchgrad.exercises.sandbox import READER_FILE_PREFIX
 
@@ -91,15 +92,17 @@ def require_adds(engine: Engine, rule: Rule) -> str:
         share = slope * OUT_GRAD
         if close(got, share) and not close(share, earlier + share):
             raise Fail(
-                f"your rule for {rule.name}{where} sets {child}.grad with `=`: {child} held {num(earlier)} "
-                f"from another use, and after out = {rule.text} with out.grad = {num(OUT_GRAD)} it holds "
-                f"{num(got)}, only this share. A Value used twice must collect both: "
+                f"your rule for {rule.name}{where} sets {child}.grad with `=`: {child} held "
+                f"{written(earlier)} "
+                f"from another use, and after out = {rule.text} with out.grad = {written(OUT_GRAD)} it holds "
+                f"{written(got)}, only this share. A Value used twice must collect both: "
                 f"{'self' if child == 'a' else 'other'}.grad += …"
             )
         if not close(got, earlier + share):
             raise Fail(
-                f"your rule for {rule.name}{where}: with {child}.grad = {num(earlier)} before and out.grad = "
-                f"{num(OUT_GRAD)}, {child}.grad should become {num(earlier)} + {num(share)} = "
-                f"{num(earlier + share)}; yours is {num(got)}"
+                f"your rule for {rule.name}{where}: with {child}.grad = {written(earlier)} before and "
+                f"out.grad = "
+                f"{written(OUT_GRAD)}, {child}.grad should become {written(earlier)} + {written(share)} = "
+                f"{written(earlier + share)}; yours is {written(got)}"
             )
     return f"{rule.name} adds its share"

@@ -2,8 +2,9 @@
 
 import math
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
-from scratchgrad.exercises.expressions import diamond, long_and_short, two_neurons
+from scratchgrad._numbers import written
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail
+from scratchgrad.exercises.expressions import RandomGraph, diamond, long_and_short, two_neurons
 from scratchgrad.exercises.oracle import close, graph_failure, require_gradients
 from scratchgrad.exercises.shares import require_adds, rules_of
 
@@ -26,11 +27,11 @@ def _shares(engine: Engine, text: str, expression, expected: float, why: str) ->
     out.backward()
     if not close(a.grad, expected):
         raise graph_failure(
-            f"{text} should give a.grad = {num(expected)} ({why}); you got {num(a.grad)}"
+            f"{text} should give a.grad = {written(expected)} ({why}); you got {written(a.grad)}"
             " — does a `_backward` assign with `=`? Each use adds a share: +=",
             {"a": a, "b": b, "out": out},
         )
-    return f"a.grad = {num(expected)}"
+    return f"a.grad = {written(expected)}"
 
 
 @EXERCISE.check("a + a, a * a, a·b + a, tanh(a) + a: both shares")
@@ -57,3 +58,12 @@ def _two_neurons(engine: Engine) -> str:
 @EXERCISE.check("y = (u + w)·w + u, u = x·w: u reached by paths of different lengths")
 def _long_and_short(engine: Engine) -> str:
     return require_gradients(long_and_short, engine.Value, lambda nodes: nodes["y"].backward(), "y")
+
+
+@EXERCISE.check("three random graphs with +, · and tanh, nodes used twice")
+def _random_graphs(engine: Engine) -> str:
+    for _ in range(3):
+        graph = RandomGraph.draw(engine.rng, steps=engine.rng.randint(5, 9), ops=("+", "*", "tanh"))
+        what = f"in the graph {graph}, y"
+        require_gradients(graph, engine.Value, lambda nodes: nodes["y"].backward(), what)
+    return "every gradient right"

@@ -2,6 +2,7 @@
 
 from functools import partial
 
+from scratchgrad._numbers import written
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.expressions import chapter_expression
 from scratchgrad.exercises.oracle import expected, gradient_mismatch
@@ -35,3 +36,13 @@ def _other_numbers(engine: Engine) -> str:
         hint = typed if any(f"is {truth[n][1]!r}" in problem for n in truth) else ""
         raise Fail(f"with a = 1.5, b = 4.0, c = -0.5, f = 3.0: {problem}{hint}")
     return "every gradient right here too: they come from .data, not typed numbers"
+
+
+@EXERCISE.check("random numbers")
+def _random_numbers(engine: Engine) -> str:
+    point = {name: round(engine.rng.uniform(-5, 5), 2) for name in ("a", "b", "c", "f")}
+    problem = _by_hand(engine, point)
+    if problem:
+        shown = ", ".join(f"{name} = {written(x)}" for name, x in point.items())
+        raise Fail(f"with {shown}: {problem}")
+    return "every gradient right at " + ", ".join(f"{name} = {written(x)}" for name, x in point.items())

@@ -1,7 +1,9 @@
 """Automating backward, part 2: one call runs every rule, in the reverse of a topological order."""
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
+from scratchgrad._numbers import written
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.expressions import (
+    RandomGraph,
     add_to_itself,
     chapter_expression,
     diamond,
@@ -22,12 +24,12 @@ def _require_backward(engine: Engine, build: Builder) -> str:
     if not close(output.grad, 1.0):
         raise Fail(
             f"d{output_name}/d{output_name} should be 1.0; your {output_name}.grad is "
-            f"{num(output.grad)} — backward() starts with self.grad = 1"
+            f"{written(output.grad)} — backward() starts with self.grad = 1"
         )
     problem = gradient_mismatch(build, nodes)
     if problem is None:
         return ", ".join(
-            f"{name}.grad = {num(node.grad)}" for name, node in nodes.items() if not children(node)
+            f"{name}.grad = {written(node.grad)}" for name, node in nodes.items() if not children(node)
         )
     try:  # is it the walk? The same graph, built again with recorders in place of the rules, says.
         _require_each_rule_once_in_order(engine, build, output_name)
@@ -68,7 +70,7 @@ def _require_each_rule_once_in_order(engine: Engine, build: Builder, what: str) 
     if seed and not close(seed[0], 1.0):
         raise Fail(
             f"for {what}, your backward() ran {output_name}'s own rule while {output_name}.grad was "
-            f"{num(seed[0])}: set self.grad = 1.0 before the loop, not after"
+            f"{written(seed[0])}: set self.grad = 1.0 before the loop, not after"
         )
     position = {name: calls.index(name) for name in inner}
     for name in inner:
@@ -114,3 +116,13 @@ def _reused(engine: Engine) -> str:
     _require_each_rule_once_in_order(engine, diamond, "L = (a·b + c)·(a·b)")
     _require_each_rule_once_in_order(engine, add_to_itself, "y = (a + a)·a")
     return _require_each_rule_once_in_order(engine, long_and_short, "y = (u + w)·w + u")
+
+
+@EXERCISE.check("five random graphs with +, · and tanh: every rule once, after all that use it")
+def _random_graphs(engine: Engine) -> str:
+    # Only the walk is checked here: until "The += bug", rules may still set their share with =, and
+    # then a node used twice has a wrong gradient whatever backward() does.
+    for _ in range(5):
+        graph = RandomGraph.draw(engine.rng, steps=engine.rng.randint(4, 9), ops=("+", "*", "tanh"))
+        _require_each_rule_once_in_order(engine, graph, f"y in the graph {graph}")
+    return "every rule once, each after the rules of all the nodes that use it"

@@ -1,6 +1,7 @@
 """More operations, by composition: -, / and the reflected operators need no new backward rule."""
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
+from scratchgrad._numbers import written
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import close, require_gradients
 
 EXERCISE = Exercise.load(__name__)
@@ -18,22 +19,23 @@ CASES = (
 )
 
 
-def _require(engine: Engine, text, operation, value, da, db, hint) -> None:
-    a, b = engine.Value(A), engine.Value(B)
+def _require(engine: Engine, text, operation, value, da, db, hint, at: tuple = (A, B)) -> None:
+    a, b = engine.Value(at[0]), engine.Value(at[1])
+    where = f"with a = {at[0]:g}, b = {at[1]:g}"
     out = operation(a, b)
     if not isinstance(out, engine.Value):
         raise Fail(
-            f"{text} with a = 3, b = 4 should give a Value (so that backward() can reach a); yours gave "
+            f"{text} {where} should give a Value (so that backward() can reach a); yours gave "
             f"{type(out).__name__} {out!r}{hint}"
         )
     data = getattr(out, "data", out)
     if not close(data, value):
-        raise Fail(f"{text} with a = 3, b = 4 should be {num(value)}; yours gave {num(data)}{hint}")
+        raise Fail(f"{text} {where} should be {written(value)}; yours gave {written(data)}{hint}")
     out.backward()
     if not close(a.grad, da):
-        raise Fail(f"d({text})/da with a = 3, b = 4 should be {num(da)}; your backward gave {num(a.grad)}")
+        raise Fail(f"d({text})/da {where} should be {written(da)}; your backward gave {written(a.grad)}")
     if db is not None and not close(b.grad, db):
-        raise Fail(f"d({text})/db with a = 3, b = 4 should be {num(db)}; your backward gave {num(b.grad)}")
+        raise Fail(f"d({text})/db {where} should be {written(db)}; your backward gave {written(b.grad)}")
 
 
 @EXERCISE.check("-a, a - b, a / b")
@@ -60,11 +62,11 @@ def _sum(engine: Engine) -> str:
             "with 0 + a, so __radd__ must return a Value: return self + other"
         )
     if not close(getattr(total, "data", total), 6.5):
-        raise Fail(f"sum of 1, 2, 3.5 should be 6.5; yours gave {num(getattr(total, 'data', total))}")
+        raise Fail(f"sum of 1, 2, 3.5 should be 6.5; yours gave {written(getattr(total, 'data', total))}")
     total.backward()
     grads = [v.grad for v in values]
     if not all(close(g, 1.0) for g in grads):
-        raise Fail(f"every term of a sum should get gradient 1.0; yours got {[num(g) for g in grads]}")
+        raise Fail(f"every term of a sum should get gradient 1.0; yours got {[written(g) for g in grads]}")
     return "6.5, every term's gradient 1.0"
 
 
@@ -82,3 +84,21 @@ def _reused(V: type) -> dict:  # noqa: N803
 @EXERCISE.check("(a − b)/a + 2/b − b: a and b used more than once")
 def _reused_check(engine: Engine) -> str:
     return require_gradients(_reused, engine.Value, lambda nodes: nodes["y"].backward(), "y")
+
+
+@EXERCISE.check("every operation at random a and b")
+def _random_points(engine: Engine) -> str:
+    rng = engine.rng
+    for _ in range(4):
+        a = round(rng.choice((-1, 1)) * rng.uniform(0.3, 4), 3)
+        b = round(rng.choice((-1, 1)) * rng.uniform(0.3, 4), 3)
+        cases = (
+            ("-a", lambda a, b: -a, -a, -1.0, None, ""),
+            ("a - b", lambda a, b: a - b, a - b, 1.0, -1.0, ""),
+            ("a / b", lambda a, b: a / b, a / b, 1 / b, -a / b**2, ""),
+            ("2 - a", lambda a, b: 2 - a, 2 - a, -1.0, None, " — other - self, not self - other"),
+            ("2 / a", lambda a, b: 2 / a, 2 / a, -2 / a**2, None, " — other / self, not self / other"),
+        )
+        for case in cases:
+            _require(engine, *case, at=(a, b))
+    return "right at four random pairs"

@@ -2,7 +2,8 @@
 
 import math
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
+from scratchgrad._numbers import written
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 
 EXERCISE = Exercise.load(__name__)
 
@@ -35,9 +36,9 @@ def _two_inputs(engine: Engine) -> str:
     got = _gradient_list(engine, lambda a, b: a * b + b.exp(), [2.0, 0.5])
     want = [0.5, 2.0 + math.exp(0.5)]
     if len(got) != 2 or any(abs(g - w) > 1e-5 for g, w in zip(got, want, strict=False)):
-        shown, wanted = [num(g) for g in got], [num(w) for w in want]
+        shown, wanted = [written(g) for g in got], [written(w) for w in want]
         raise Fail(f"at a = 2, b = 0.5 the slopes should be {wanted}; yours are {shown}")
-    return f"{[num(g) for g in got]}"
+    return f"{[written(g) for g in got]}"
 
 
 @EXERCISE.check("numerical_gradient nudges both ways")
@@ -46,10 +47,10 @@ def _central(engine: Engine) -> str:
     want = 300.000001  # (f(x+h) − f(x−h)) / 2h = 3x² + h² for x³
     if len(got) != 1 or abs(got[0] - want) > 1e-5:
         raise Fail(
-            f"with h = 0.001, the slope of x³ at 10 should be {num(want)} (nudging both ways); yours is "
-            f"{num(got[0] if got else None)} — nudge both ways: (f(x + h) − f(x − h)) / 2h"
+            f"with h = 0.001, the slope of x³ at 10 should be {written(want)} (nudging both ways); yours is "
+            f"{written(got[0] if got else None)} — nudge both ways: (f(x + h) − f(x − h)) / 2h"
         )
-    return f"{num(got[0])}: off by h², not by h"
+    return f"{written(got[0])}: off by h², not by h"
 
 
 def _require_verdict(verdict: object, want: bool, situation: str, hint: str = "") -> None:
@@ -118,3 +119,24 @@ def _tolerance(engine: Engine) -> str:
             " — compare with the tolerance argument, not a number of your own",
         )
     return "True at tolerance 1e-3 and False at 1e-5 for a rule 0.01 % off"
+
+
+@EXERCISE.check("gradients_agree looks at every input")
+def _every_input(engine: Engine) -> str:
+    rng = engine.rng
+    square_with_a_bug = _square_with_rule(engine, 0.5)
+    count = rng.randint(2, 4)
+    wrong = rng.randrange(1, count)  # never the first: a comparison of xs[0] alone must fail
+    xs = [round(rng.uniform(0.5, 2.5), 2) for _ in range(count)]
+
+    def f(*values):
+        return sum((square_with_a_bug(v) if i == wrong else v * v for i, v in enumerate(values)), 0)
+
+    verdict = engine.gradients_agree(f, xs)
+    _require_verdict(
+        verdict,
+        False,
+        f"for a sum of squares of xs = {xs}, where only input {wrong}'s node has a wrong rule (x for 2x),",
+        " — compare every input's gradient, not only the first",
+    )
+    return f"False when only input {wrong} of {count} is wrong"

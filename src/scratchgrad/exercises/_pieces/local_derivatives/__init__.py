@@ -1,6 +1,9 @@
 """Local gradients and the chain rule: each operation carries its own backward rule."""
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
+import math
+
+from scratchgrad._numbers import written
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.expressions import neuron
 from scratchgrad.exercises.oracle import children, close, require_close, require_gradients, value_of
 
@@ -20,7 +23,7 @@ def _rule(engine: Engine, a_data: float, b_data: float, symbol: str, out_grad: f
 def _fresh(engine: Engine) -> str:
     a = engine.Value(1.0)
     if getattr(a, "grad", None) != 0:
-        raise Fail(f"Value(1.0).grad should be 0; yours is {num(getattr(a, 'grad', None))}")
+        raise Fail(f"Value(1.0).grad should be 0; yours is {written(getattr(a, 'grad', None))}")
     if not callable(getattr(a, "_backward", None)):
         raise Fail("Value(1.0)._backward should be a function that does nothing; yours has none")
     a._backward()
@@ -39,9 +42,11 @@ def _add(engine: Engine) -> str:
 def _mul(engine: Engine) -> str:
     ga, gb = _rule(engine, 2.0, -3.0, "*", 1.0)
     if not close(ga, -3.0):
-        raise Fail(f"d(a·b)/da should be b = -3.0 (a = 2, b = -3); your _backward gave a.grad = {num(ga)}")
+        raise Fail(
+            f"d(a·b)/da should be b = -3.0 (a = 2, b = -3); your _backward gave a.grad = {written(ga)}"
+        )
     if not close(gb, 2.0):
-        raise Fail(f"d(a·b)/db should be a = 2.0 (a = 2, b = -3); your _backward gave b.grad = {num(gb)}")
+        raise Fail(f"d(a·b)/db should be a = 2.0 (a = 2, b = -3); your _backward gave b.grad = {written(gb)}")
     ga, gb = _rule(engine, 2.0, -3.0, "*", 2.0)
     times = " — multiply the local derivative by out.grad"
     require_close(ga, -6.0, "with out.grad = 2, a.grad = b · out.grad", times)
@@ -87,3 +92,25 @@ def _neuron(engine: Engine) -> str:
             node._backward()
 
     return require_gradients(neuron, engine.Value, call_rules, "o = tanh(x1·w1 + x2·w2 + b)")
+
+
+@EXERCISE.check("+, * and tanh at five random points, with random out.grad")
+def _random_points(engine: Engine) -> str:
+    rng = engine.rng
+    for _ in range(5):
+        x, y, g = (round(rng.uniform(-3, 3), 3) for _ in range(3))
+        at = f"a = {written(x)}, b = {written(y)}, out.grad = {written(g)}"
+        for symbol, want in (("+", (g, g)), ("*", (y * g, x * g))):
+            ga, gb = _rule(engine, x, y, symbol, g)
+            require_close(ga, want[0], f"with out = a {symbol} b, {at}: a.grad")
+            require_close(gb, want[1], f"with out = a {symbol} b, {at}: b.grad")
+        n = engine.Value(x)
+        o = n.tanh()
+        o.grad = g
+        o._backward()
+        require_close(
+            n.grad,
+            (1 - math.tanh(x) ** 2) * g,
+            f"with o = tanh(n), n = {written(x)}, o.grad = {written(g)}: n.grad",
+        )
+    return "a.grad and b.grad right for +, * and tanh at five random points"

@@ -3,7 +3,8 @@
 import math
 
 import scratchgrad.nn
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
+from scratchgrad._numbers import written
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import close
 
 EXERCISE = Exercise.load(__name__)
@@ -51,19 +52,21 @@ def _neuron_output(engine: Engine) -> str:
     want = math.tanh(sum(w * xi for w, xi in zip(weights, x, strict=False)) + bias)
     if not close(getattr(out, "data", out), want):
         raise Fail(
-            f"with w = {weights}, b = {bias}, x = {x} the neuron should give tanh(−2.4) = {num(want)}; yours "
-            f"gives {num(getattr(out, 'data', out))}"
+            f"with w = {weights}, b = {bias}, x = {x} the neuron should give tanh(−2.4) = "
+            f"{written(want)}; yours "
+            f"gives {written(getattr(out, 'data', out))}"
         )
     out.backward()
     slope = 1 - want**2
     for i, (wi, xi) in enumerate(zip(neuron.w, x, strict=False)):
         if not close(wi.grad, slope * xi):
             raise Fail(
-                f"d out/d w{i + 1} should be (1 − out²)·x{i + 1} = {num(slope * xi)}; yours is {num(wi.grad)}"
+                f"d out/d w{i + 1} should be (1 − out²)·x{i + 1} = {written(slope * xi)}; yours is "
+                f"{written(wi.grad)}"
             )
     if not close(neuron.b.grad, slope):
-        raise Fail(f"d out/d b should be 1 − out² = {num(slope)}; yours is {num(neuron.b.grad)}")
-    return f"tanh(−2.4) = {num(want)}, and every gradient right"
+        raise Fail(f"d out/d b should be 1 − out² = {written(slope)}; yours is {written(neuron.b.grad)}")
+    return f"tanh(−2.4) = {written(want)}, and every gradient right"
 
 
 @EXERCISE.check("Layer(3, 4): four different neurons")
@@ -106,7 +109,8 @@ def _mlp(engine: Engine) -> str:
     if not close(loss.data, reference_loss.data, 1e-9):
         raise Fail(
             "with the same weights, the squared error over the four points should be "
-            f"{num(reference_loss.data)}; yours is {num(loss.data)}{_why_outputs_differ(model, reference)}"
+            f"{written(reference_loss.data)}; yours is "
+            f"{written(loss.data)}{_why_outputs_differ(model, reference)}"
         )
     loss.backward()
     reference_loss.backward()
@@ -118,8 +122,10 @@ def _mlp(engine: Engine) -> str:
             )
         where, theirs = twin[id(mine)]
         if not close(mine.grad, theirs.grad, 1e-9):
-            raise Fail(f"the gradient of {where} should be {num(theirs.grad)}; yours is {num(mine.grad)}")
-    return f"41 parameters; loss {num(loss.data)} and all 41 gradients as in scratchgrad.nn.MLP"
+            raise Fail(
+                f"the gradient of {where} should be {written(theirs.grad)}; yours is {written(mine.grad)}"
+            )
+    return f"41 parameters; loss {written(loss.data)} and all 41 gradients as in scratchgrad.nn.MLP"
 
 
 def _twins(model: object, reference: object) -> dict[int, tuple[str, object]]:

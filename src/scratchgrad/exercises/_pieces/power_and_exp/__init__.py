@@ -2,7 +2,8 @@
 
 import math
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
+from scratchgrad._numbers import written
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import close, graph_failure
 from scratchgrad.exercises.shares import RULES, require_adds
 
@@ -15,13 +16,14 @@ def _require(engine: Engine, text: str, x: float, operation, value: float, slope
     out.backward()
     data = getattr(out, "data", out)
     if not close(data, value):
-        raise Fail(f"{text} at x = {num(x)} should be {num(value)}; yours is {num(data)}")
+        raise Fail(f"{text} at x = {written(x)} should be {written(value)}; yours is {written(data)}")
     if not close(a.grad, slope):
         raise graph_failure(
-            f"d({text})/dx at x = {num(x)} should be {num(slope)} ({why}); your backward gave {num(a.grad)}",
+            f"d({text})/dx at x = {written(x)} should be {written(slope)} ({why}); your backward gave "
+            f"{written(a.grad)}",
             {"x": a, "out": out},
         )
-    return f"{num(value)}, slope {num(slope)}"
+    return f"{written(value)}, slope {written(slope)}"
 
 
 @EXERCISE.check("x ** 3")
@@ -67,8 +69,20 @@ def _shares(engine: Engine) -> str:
     want = 2 * 0.7 + math.exp(0.7) * 0.7**3 + math.exp(0.7) * 3 * 0.7**2
     if not close(x.grad, want):
         raise graph_failure(
-            f"d(x² + eˣ·x³)/dx at x = 0.7 should be {num(want)} (x feeds three nodes); your backward gave "
-            f"{num(x.grad)}",
+            f"d(x² + eˣ·x³)/dx at x = 0.7 should be {written(want)} (x feeds three nodes); your backward "
+            f"gave "
+            f"{written(x.grad)}",
             {"x": x, "out": out},
         )
     return "each adds to the child's grad; x² + eˣ·x³ right with x used three times"
+
+
+@EXERCISE.check("x ** k and exp(x) at random x and k")
+def _random_points(engine: Engine) -> str:
+    rng = engine.rng
+    for _ in range(5):
+        x = round(rng.uniform(0.2, 3), 3)
+        k = rng.choice((2, 3, 4, -1, -2, 0.5, 1.5, round(rng.uniform(-2, 3), 2)))
+        _require(engine, f"x**{k!r}", x, lambda a, k=k: a**k, x**k, k * x ** (k - 1), f"= {k!r}·x^{k - 1!r}")
+        _require(engine, "exp(x)", -x, lambda a: a.exp(), math.exp(-x), math.exp(-x), "= exp(x)")
+    return "right at five random points"

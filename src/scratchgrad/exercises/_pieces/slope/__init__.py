@@ -3,7 +3,8 @@
 import math
 
 from scratchgrad._checks import is_number
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
+from scratchgrad._numbers import written
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 
 EXERCISE = Exercise.load(__name__)
 
@@ -17,7 +18,7 @@ def _chapter_function(engine: Engine) -> str:
     got = _slope_of(engine, lambda x: 3 * x**2 - 4 * x + 5, 3.0)
     expected = 14.0
     if is_number(got) and abs(got - expected) < 1e-3:
-        return f"about {num(expected)}: {num(got)}"
+        return f"about {written(expected)}: {written(got)}"
     hint = ""
     if is_number(got) and got == 0:
         hint = " — is h so small that x + h == x? Then f(x + h) − f(x) is exactly 0"
@@ -25,7 +26,9 @@ def _chapter_function(engine: Engine) -> str:
         hint = " — did you divide the rise by h?"
     elif is_number(got) and abs(got + expected) < 1e-3:
         hint = " — the sign is flipped: f(x + h) − f(x), not the other way round"
-    raise Fail(f"the slope should be about {num(expected)} (6x − 4 at x = 3); you got {num(got)}{hint}")
+    raise Fail(
+        f"the slope should be about {written(expected)} (6x − 4 at x = 3); you got {written(got)}{hint}"
+    )
 
 
 @EXERCISE.check("slope of other functions")
@@ -38,7 +41,7 @@ def _other_functions(engine: Engine) -> str:
     for name, f, x, expected in cases:
         got = _slope_of(engine, f, x)
         if not is_number(got) or abs(got - expected) > 1e-3 * max(1.0, abs(expected)):
-            raise Fail(f"the slope of {name} should be about {num(expected)}; you got {num(got)}")
+            raise Fail(f"the slope of {name} should be about {written(expected)}; you got {written(got)}")
     return "sin, x³ and eˣ all within 0.001 of their exact slopes"
 
 
@@ -47,13 +50,31 @@ def _uses_h(engine: Engine) -> str:
     got = _slope_of(engine, lambda x: x**3, 1.0, 0.5)
     nudged = {"forward": 4.75, "central": 3.25, "backward": 1.75}
     if any(is_number(got) and abs(got - v) < 1e-9 for v in nudged.values()):
-        return f"with h = 0.5 the slope of x³ at 1 is {num(got)}"
+        return f"with h = 0.5 the slope of x³ at 1 is {written(got)}"
     if is_number(got) and abs(got - 2 * nudged["central"]) < 1e-9:
         raise Fail(
-            f"with h = 0.5 you got {num(got)}, twice the central difference 3.25: nudging both ways, the run "
+            f"with h = 0.5 you got {written(got)}, twice the central difference 3.25: nudging both ways, "
+            f"the run "
             "from x − h to x + h is 2h — divide by 2 * h"
         )
     raise Fail(
-        f"with h = 0.5, nudging x³ at 1 gives (1.5³ − 1³) / 0.5 = 4.75; you got {num(got)}"
+        f"with h = 0.5, nudging x³ at 1 gives (1.5³ − 1³) / 0.5 = 4.75; you got {written(got)}"
         " — does slope use the h it is given?"
     )
+
+
+@EXERCISE.check("slope of a random cubic at a random x")
+def _random_cubic(engine: Engine) -> str:
+    rng = engine.rng
+    for _ in range(3):
+        c = [round(rng.uniform(-3, 3), 2) for _ in range(4)]
+        x = round(rng.uniform(-2, 2), 3)
+        exact = 3 * c[0] * x**2 + 2 * c[1] * x + c[2]
+        got = _slope_of(engine, lambda t, c=c: c[0] * t**3 + c[1] * t**2 + c[2] * t + c[3], x)
+        if not is_number(got) or abs(got - exact) > 1e-3 * max(1.0, abs(exact)):
+            cubic = f"{c[0]}x³ + {c[1]}x² + {c[2]}x + {c[3]}"
+            raise Fail(
+                f"the slope of {cubic} at x = {written(x)} should be about {written(exact)}; you got "
+                f"{written(got)}"
+            )
+    return "within 0.001 of the exact slope of three random cubics"

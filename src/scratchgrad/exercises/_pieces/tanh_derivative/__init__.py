@@ -3,7 +3,8 @@
 import math
 
 from scratchgrad._checks import is_number
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
+from scratchgrad._numbers import written
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 
 EXERCISE = Exercise.load(__name__)
 
@@ -24,8 +25,11 @@ def _against_nudging(engine: Engine) -> str:
                 hint = " — you squared x; the rule squares tanh(x)"
             elif is_number(got) and abs(got - (1 - math.tanh(x))) < 1e-9:
                 hint = " — did you forget to square tanh(x)?"
-            raise Fail(f"tanh'({num(x)}) should be {num(want)} (by nudging); yours gives {num(got)}{hint}")
-    return "agrees with nudging at " + ", ".join(num(x) for x in POINTS)
+            raise Fail(
+                f"tanh'({written(x)}) should be {written(want)} (by nudging); yours gives "
+                f"{written(got)}{hint}"
+            )
+    return "agrees with nudging at " + ", ".join(written(x) for x in POINTS)
 
 
 @EXERCISE.check("tanh' is 1 at 0 and ½ where tanh is 1/√2")
@@ -33,5 +37,15 @@ def _special_points(engine: Engine) -> str:
     for x, want in ((0.0, 1.0), (0.8813735870195432, 0.5)):
         got = engine.tanh_derivative(x)
         if not is_number(got) or abs(got - want) > 1e-9:
-            raise Fail(f"tanh'({num(x)}) should be {want!r}; yours gives {got!r}")
+            raise Fail(f"tanh'({written(x)}) should be {want!r}; yours gives {got!r}")
     return "1.0 at 0, 0.5 at 0.8814"
+
+
+@EXERCISE.check("tanh'(x) at five random points")
+def _random_points(engine: Engine) -> str:
+    points = [round(engine.rng.uniform(-4, 4), 4) for _ in range(5)]
+    for x in points:
+        got, want = engine.tanh_derivative(x), 1 - math.tanh(x) ** 2
+        if not is_number(got) or abs(got - want) > 1e-6:
+            raise Fail(f"tanh'({written(x)}) should be {written(want)}; yours gives {written(got)}")
+    return "right at " + ", ".join(written(x) for x in points)

@@ -1,7 +1,7 @@
 """Automating backward, part 1: an order that lists every node after the nodes it was made from."""
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
-from scratchgrad.exercises.expressions import add_to_itself, diamond, long_and_short
+from scratchgrad.exercises.expressions import RandomGraph, add_to_itself, diamond, long_and_short
 from scratchgrad.exercises.oracle import Builder, every_node
 from scratchgrad.exercises.order import order_problem
 
@@ -83,3 +83,13 @@ def _ends(engine: Engine) -> str:
     if len(alone) != 1:
         raise Fail(f"an input's order is just [q]; yours has {len(alone)} entries")
     return "out is last; an input's order is [q]"
+
+
+@EXERCISE.check("five random graphs, nodes used twice and reached by paths of different lengths")
+def _random_graphs(engine: Engine) -> str:
+    sizes = []
+    for _ in range(5):
+        graph = RandomGraph.draw(engine.rng, steps=engine.rng.randint(4, 9))
+        _require_built(engine, graph, f"y in the graph {graph}")
+        sizes.append(len(graph.inputs) + len(graph.steps))
+    return f"every order right, on graphs of {', '.join(map(str, sizes))} nodes"

@@ -1,6 +1,7 @@
 """Training a network: forward, zero the gradients, backward, step against the gradient."""
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
+from scratchgrad._numbers import written
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import close
 
 EXERCISE = Exercise.load(__name__)
@@ -38,7 +39,7 @@ def _shape(engine: Engine) -> str:
     if len(losses) != STEPS or not all(isinstance(x, (int, float)) for x in losses):
         shown = repr(losses)[:200]
         raise Fail(f"train(…, steps={STEPS}, …) should return {STEPS} losses (loss.data); yours: {shown}")
-    return f"{STEPS} losses, from {num(losses[0])} to {num(losses[-1])}"
+    return f"{STEPS} losses, from {written(losses[0])} to {written(losses[-1])}"
 
 
 @EXERCISE.check("the losses of the chapter's loop, from the same weights, at three learning rates")
@@ -59,8 +60,8 @@ def _same_as_chapter(engine: Engine) -> str:
             continue
         step = next(i for i, (a, b) in enumerate(zip(yours, right, strict=True)) if not close(a, b, 1e-9))
         found = (
-            f"with learning_rate={rate:g}, at step {step} the loss should be {num(right[step])}; "
-            f"yours is {num(yours[step])}"
+            f"with learning_rate={rate:g}, at step {step} the loss should be {written(right[step])}; "
+            f"yours is {written(yours[step])}"
         )
         if close(yours[0], 4 * right[0], 1e-9):
             raise Fail(f"{found} — four times the mean: divide the sum of squared errors by len(xs)")
@@ -99,7 +100,7 @@ def _learns(engine: Engine) -> str:
     if not losses or not losses[-1] < losses[0]:
         raise Fail(
             "after 30 steps at learning rate 0.1 the loss should fall; yours went from "
-            f"{num(losses[0] if losses else None)} "
-            f"to {num(losses[-1] if losses else None)}"
+            f"{written(losses[0] if losses else None)} "
+            f"to {written(losses[-1] if losses else None)}"
         )
-    return f"{moved} parameters moved; loss {num(losses[0])} → {num(losses[-1])}"
+    return f"{moved} parameters moved; loss {written(losses[0])} → {written(losses[-1])}"

@@ -1,6 +1,7 @@
 """The Value object: a number that records its children and the operation that made it."""
 
-from scratchgrad.exercises.exercise import Engine, Exercise, Fail, num
+from scratchgrad._numbers import written
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import children
 
 EXERCISE = Exercise.load(__name__)
@@ -21,18 +22,18 @@ def _check_operation(engine: Engine, symbol: str) -> str:
     if out is a or out is b:
         raise Fail(f"{what} returned one of its inputs; it should return a new Value")
     if a.data != 2.0 or b.data != -3.0:
-        raise Fail(f"{what} changed its inputs (a.data is now {num(a.data)}); make a new Value instead")
+        raise Fail(f"{what} changed its inputs (a.data is now {written(a.data)}); make a new Value instead")
     if getattr(out, "data", None) != expected:
         raise Fail(
-            f"({what}).data should be {num(expected)} with a = 2.0, b = -3.0; yours is "
-            f"{num(getattr(out, 'data', out))}"
+            f"({what}).data should be {written(expected)} with a = 2.0, b = -3.0; yours is "
+            f"{written(getattr(out, 'data', out))}"
         )
     held = children(out)
     if {id(x) for x in held} != {id(a), id(b)} or len(held) > 2:
         raise Fail(f"({what})._prev should hold a and b; yours holds {_held(out, a, b)}")
     if getattr(out, "_op", None) != symbol:
         raise Fail(f"({what})._op should be {symbol!r}; yours is {getattr(out, '_op', None)!r}")
-    return f"data {num(expected)}, children a and b, _op {symbol!r}"
+    return f"data {written(expected)}, children a and b, _op {symbol!r}"
 
 
 @EXERCISE.check("an input keeps its number and label")
@@ -41,7 +42,7 @@ def _input(engine: Engine) -> str:
     if getattr(a, "data", None) != 2.0 or getattr(a, "label", None) != "a":
         raise Fail(
             f"Value(2.0, label='a') should have data 2.0 and label 'a'; yours has "
-            f"{num(getattr(a, 'data', None))} and {getattr(a, 'label', None)!r}"
+            f"{written(getattr(a, 'data', None))} and {getattr(a, 'label', None)!r}"
         )
     op = getattr(a, "_op", None)
     if children(a) or op != "":
@@ -86,7 +87,7 @@ def _chapter_graph(engine: Engine) -> str:
     a, b, c, f = V(2.0, label="a"), V(-3.0, label="b"), V(10.0, label="c"), V(-2.0, label="f")
     L = (a * b + c) * f  # noqa: N806
     if getattr(L, "data", None) != -8.0:
-        raise Fail(f"L.data should be -8.0; yours is {num(getattr(L, 'data', L))}")
+        raise Fail(f"L.data should be -8.0; yours is {written(getattr(L, 'data', L))}")
     leaves, stack, seen = set(), [L], set()
     while stack:
         node = stack.pop()
