@@ -1,18 +1,20 @@
 // The site kept for offline reading, as the reader sees it: a line in every page's footer
 // ("Available offline · 28 MB", with a button to turn it off or on again), and a notice when a
-// newer build of the site has been kept ("It opens on your next page").
+// newer build of the site has been published ("It opens on your next page").
 //
 // The keeping itself is the service worker's (../isolation/coi-serviceworker.js); this module
 // asks it to keep the site once per full page load, after the page has loaded (the download must
-// not compete with what the reader came for), and shows the state the worker reports. The
-// footer's line is an element the build writes into every page (hooks/publish.py), so that
-// filling it in never moves the page.
+// not compete with what the reader came for), and again on each page instant navigation brings
+// (which is when a reader who stays on the site for hours meets a newer build). The footer's line
+// is an element the build writes into every page (hooks/publish.py), so that filling it in never
+// moves the page.
 
 import "./offline-status.css";
-import { describeOffline } from "./offline-words.js";
+import { describeOffline, isNewerThanPage } from "./offline-words.js";
 
 const FOOTER_LINE = "[data-sg-offline]";
 const ASK_AFTER_LOAD_MS = 2000;
+const NOTICE_WORDS = "A new version of this site is out. It opens on your next page; your work stays as it is.";
 
 /**
  * Start showing the offline state; `showPage` is called again for each page instant navigation
@@ -23,12 +25,16 @@ export function showOfflineState() {
   if (!serviceWorkers || !window.isSecureContext || window.coi?.shouldRegister?.() === false) return null;
   let state = null;
   let noticeShown = false;
+  let loaded = false;
   const tell = async (task) => (await serviceWorkers.ready).active?.postMessage({ sgOffline: task });
+  // The build this page came from: the list beside the worker, as it answers this page (the
+  // network's, or the kept copy's when the page came from there).
+  const pageBuild = serviceWorkers.ready.then(({ scope }) => buildOf(new URL("offline.json", scope)));
 
-  function render() {
+  async function render() {
     const line = document.querySelector(FOOTER_LINE);
     if (line) renderLine(line, describeOffline(state), tell);
-    if (state?.next && !noticeShown) {
+    if (!noticeShown && isNewerThanPage(state, await pageBuild)) {
       noticeShown = true;
       document.documentElement.dataset.sgSiteUpdate = "ready"; // the next link loads in full
       showUpdateNotice();
@@ -41,9 +47,27 @@ export function showOfflineState() {
     render();
   });
   serviceWorkers.startMessages();
-  afterLoad(() => tell("keep"));
+  afterLoad(() => {
+    loaded = true;
+    tell("keep");
+  });
   tell("status");
-  return { showPage: render };
+  return {
+    showPage() {
+      render();
+      if (loaded) tell("keep"); // a page instant navigation brought: is there a newer build?
+    },
+  };
+}
+
+/** The version of the build whose offline.json is at `url`, or null (none: nothing is kept). */
+async function buildOf(url) {
+  try {
+    const response = await fetch(url, { cache: "no-cache" });
+    return response.ok ? (await response.json()).version : null;
+  } catch {
+    return null;
+  }
 }
 
 function afterLoad(callback) {
@@ -76,7 +100,7 @@ function showUpdateNotice() {
   notice.className = "sg-update";
   notice.setAttribute("role", "status");
   const words = document.createElement("p");
-  words.textContent = "A new version of this site is ready. It opens on your next page; your work stays as it is.";
+  words.textContent = NOTICE_WORDS;
   const now = document.createElement("button");
   now.type = "button";
   now.textContent = "Open it now";

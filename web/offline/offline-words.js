@@ -1,5 +1,6 @@
 // What the footer says of the site's offline state, as the service worker reports it
-// (../isolation/coi-serviceworker.js, report()): a pure function, tested under Node.
+// (../isolation/coi-serviceworker.js, report()), and when a page is older than the site: pure
+// functions, tested under Node.
 
 const MB = 1e6;
 
@@ -26,4 +27,9 @@ export function describeOffline(state) {
   if (state.current) return { text: `Available offline · ${megabytes(state.current.bytes)}`, action: turnOff };
   if (state.failure) return { text: `Not saved for offline reading yet (${state.failure}).`, action: null };
   return { text: "", action: null };
+}
+
+/** Whether the worker has seen a build published after the one `pageBuild` names (null: unknown). */
+export function isNewerThanPage(state, pageBuild) {
+  return Boolean(pageBuild && state?.published && state.published !== pageBuild);
 }

@@ -2,10 +2,10 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { describeOffline, megabytes } from "../../../web/offline/offline-words.js";
+import { describeOffline, isNewerThanPage, megabytes } from "../../../web/offline/offline-words.js";
 
 const KEPT = { version: "abc", bytes: 28_400_000 };
-const ON = { enabled: true, current: null, next: null, previous: null, progress: null, failure: null };
+const ON = { enabled: true, current: null, published: null, progress: null, failure: null };
 
 test("megabytes are whole from 10 MB up, one decimal below", () => {
   assert.equal(megabytes(28_400_000), "28 MB");
@@ -32,4 +32,12 @@ test("a first download shows its progress; an update's does not hide what is kep
 test("turned off, it offers to keep the site again; a failed download says why", () => {
   assert.deepEqual(describeOffline({ ...ON, enabled: false }).action, { label: "Keep it offline", task: "keep-again" });
   assert.match(describeOffline({ ...ON, failure: "offline.json: HTTP 500" }).text, /HTTP 500/);
+});
+
+test("a page is told of a newer build only when both its build and the published one are known", () => {
+  assert.equal(isNewerThanPage({ ...ON, published: "new" }, "old"), true);
+  assert.equal(isNewerThanPage({ ...ON, published: "old" }, "old"), false);
+  assert.equal(isNewerThanPage({ ...ON, published: null }, "old"), false); // offline: nothing heard
+  assert.equal(isNewerThanPage({ ...ON, published: "new" }, null), false); // a page with no list
+  assert.equal(isNewerThanPage(null, "old"), false);
 });
