@@ -1,11 +1,11 @@
 """The site as published and kept offline: served from a sub-path, read with the network cut, updated.
 
-The site is served under /scratchgrad/, as a GitHub project page is (harness.StaticFiles, with
-the sub-path taken off). A fresh profile opens one page online; the service worker keeps the
-whole site (web/isolation/coi-serviceworker.js, the list from hooks/publish.py); then the server
-is stopped, and every page still opens, a block runs, an exercise checks and the Playground
-trains; the footer's "Turn off" then drops the copy. And a reader who has one build gets the
-next one published, with their edits kept.
+The site is served under /scratchgrad/, as a GitHub project page is (published.py). A fresh
+profile opens one page online; the service worker keeps the whole site
+(web/isolation/coi-serviceworker.js, the list from hooks/publish.py); then the server is
+stopped, and every page still opens, a block runs, an exercise checks and the Playground trains;
+the footer's "Turn off" then drops the copy. And a reader who has one build open meets the next
+one published: told, and on their next page the new build, with their edits kept.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from harness import stop
 from pages import (
     ARTIFACTS,
     LOAD_TIMEOUT_MS,
+    SERVICE_WORKER_CONTROLS,
     block_result,
     editor_text,
     replace_code,
@@ -40,6 +41,7 @@ KEPT = f'{OFFLINE_LINE}:has-text("Available offline")'
 EXERCISE = "slope"
 CHAPTER = f"{by_id(EXERCISE).chapter}/"  # a chapter with runnable blocks and an exercise
 NEW_BUILD_MARK = '<meta name="sg-test-build" content="new">'
+NOTICE = "A new version of this site is out"
 
 
 def kept_offline(page) -> str:
@@ -60,6 +62,8 @@ def test_one_visit_online_then_every_page_opens_and_python_runs_offline(context,
     screenshots(page, page.locator(OFFLINE_LINE), "offline-state")
     stop(server)  # the network is cut: nothing answers at this address any more
 
+    page.goto(base + CHAPTER)  # a full page load, from the kept copy
+    assert page.evaluate("window.crossOriginIsolated")
     pages = [base + url for url, _, _ in listing["files"] if url.endswith("/")]
     assert len(pages) > 30
     opened = page.evaluate(
@@ -71,14 +75,15 @@ def test_one_visit_online_then_every_page_opens_and_python_runs_offline(context,
         pages,
     )
     assert [(url, status, h1) for url, status, h1 in opened if status != 200 or not h1] == []
-
-    page.goto(base + CHAPTER)  # a full page load, from the kept copy
-    assert page.evaluate("window.crossOriginIsolated")
     wait_until_ready(page)
     run_block(page, 0)
     assert block_result(page, 0)["origin"] == "browser"
     type_code(page, EXERCISE, by_id(EXERCISE).solution)
     assert press_check(page, EXERCISE)["verdict"] == "pass"
+
+    page.locator("a.md-footer__link--next").click()  # instant navigation, offline
+    page.wait_for_function(f"!location.pathname.endsWith('/{CHAPTER}')", timeout=LOAD_TIMEOUT_MS)
+    page.locator("h1").first.wait_for(timeout=LOAD_TIMEOUT_MS)
 
     page.goto(base + "playground/")
     page.wait_for_selector(SETTLED, timeout=LOAD_TIMEOUT_MS)
@@ -104,28 +109,34 @@ def test_a_new_build_reaches_a_reader_who_has_the_old_one_with_their_edits_kept(
     try:
         page = context.new_page()
         page.goto(base + CHAPTER)
+        page.wait_for_function(SERVICE_WORKER_CONTROLS, timeout=LOAD_TIMEOUT_MS)
+        page.reload()  # isolated from now on: the next links are instant navigations in this page
         kept_offline(page)
         wait_until_ready(page)
         replace_code(page, 0, "print('my own edit')")
 
         folder["site"] = new_build  # a new build is published
         asked.clear()
-        page.goto(base)  # the reader's next visit: still the kept build, which asks for the new one
-        assert NEW_BUILD_MARK not in page.content()
-        notice = page.get_by_role("status").filter(has_text="A new version of this site is ready")
+        page.locator("a.md-footer__link--next").click()  # instant navigation: this page's build stays
+        notice = page.get_by_role("status").filter(has_text=NOTICE)
         notice.wait_for(timeout=LOAD_TIMEOUT_MS)
         screenshots(page, notice, "update-notice")
+        kept_offline(page)
+        page.wait_for_function(
+            "v => caches.keys().then((names) => names.some((name) => name.endsWith(' ' + v)))",
+            arg=new_listing["version"],
+            timeout=LOAD_TIMEOUT_MS,
+        )
         downloaded = {path.split("?")[0].removeprefix(SUB_PATH) for path in asked}
         assert {"", CHAPTER} <= downloaded  # the changed pages came from the network...
         assert "pyodide/pyodide.asm.wasm" not in downloaded  # ...the unchanged files from the old copy
 
-        page.locator(f'a.md-footer__link--next[href$="/{CHAPTER}"]').click()  # the home page's "Next"
+        page.locator("a.md-footer__link--prev").click()  # back to the chapter: a full load, the new build
         page.wait_for_url(base + CHAPTER)
-        assert NEW_BUILD_MARK in page.content()  # the next page is the new build
+        assert NEW_BUILD_MARK in page.content()
         wait_until_ready(page)
         assert editor_text(page, 0) == "print('my own edit')"
-        version = page.evaluate("caches.keys()")
-        assert [name for name in version if name.endswith(" " + new_listing["version"])]
+        assert page.get_by_role("status").filter(has_text=NOTICE).count() == 0
         page.close()  # before the server stops: Chromium fetches a page's icon past the service worker
     finally:
         stop(server)

@@ -1,9 +1,10 @@
 """Offline after one visit, in Firefox ESR and WebKit: the service worker keeps the site there too.
 
 From a fresh profile, one chapter online until its footer says "Available offline"; then the
-server stops, and every page of the site still answers, the chapter opens in full and a block
-runs (web/isolation/coi-serviceworker.js, web/offline/offline-status.js). Chromium's version of
-this test, with the exercise and the Playground, is tests/browser/test_offline.py.
+server stops, and the chapter opens in full from the kept copy, every page of the site still
+answers it, and a block runs (web/isolation/coi-serviceworker.js, web/offline/offline-status.js).
+The site is served from its root here; Chromium's version of this test, from a sub-path and with
+the exercise and the Playground, is tests/browser/test_offline.py.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ def test_one_visit_online_then_the_site_opens_and_python_runs_offline(engine, si
     engine.wait_for(KEPT, LOAD_TIMEOUT_S, "the site kept offline")
     stop(server)  # the network is cut
 
+    engine.goto(base + CHAPTER)  # a full page load, from the kept copy
+    engine.wait_for(PAGE_SHOWN, LOAD_TIMEOUT_S, "the chapter, offline")
     listing = json.loads((site_dir / "offline.json").read_text())
     pages = [base + url for url, _, _ in listing["files"] if url.endswith("/")]
     engine.evaluate(FETCH_EVERY_PAGE % json.dumps(pages))
@@ -40,8 +43,6 @@ def test_one_visit_online_then_the_site_opens_and_python_runs_offline(engine, si
     assert isinstance(opened, list), f"{engine.name}: {opened}"
     assert [(url, status) for url, status, h1 in opened if status != 200 or not h1] == [], engine.name
 
-    engine.goto(base + CHAPTER)
-    engine.wait_for(PAGE_SHOWN, LOAD_TIMEOUT_S, "the chapter, offline")
     wait_until_python_is_ready(engine)
     ran = run_block(engine, 0)
     assert ran["origin"] == "browser", engine.name
