@@ -94,7 +94,9 @@ if (typeof window === "undefined") {
   async function fromNetworkFirst(event) {
     const { request } = event;
     try {
-      return isolated(await fetch(request));
+      // Asked of the server (no-cache): a page the HTTP cache still held when the network is gone
+      // would count as the network's, and every file it loads would go to the network, and fail.
+      return isolated(await fetch(request, { cache: "no-cache" }));
     } catch {
       // No network (or an aborted load): the kept copy, if there is one.
     }
