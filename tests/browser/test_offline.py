@@ -1,7 +1,7 @@
 """The site as published and kept offline: served from a sub-path, read with the network cut, updated.
 
-The site is served under /scratchgrad/, as a GitHub project page is (published.py). A fresh
-profile opens one page online; the service worker keeps the whole site
+The site is served under /scratchgrad/, as a GitHub project page is, and from a host's root
+(published.py). A fresh profile opens one page online; the service worker keeps the whole site
 (web/isolation/coi-serviceworker.js, the list from hooks/publish.py); then the server is
 stopped, and every page still opens, a block runs, an exercise checks and the Playground trains;
 the footer's "Turn off" then drops the copy. And a reader who has one build open meets the next
@@ -28,7 +28,7 @@ from pages import (
     run_block,
     wait_until_ready,
 )
-from published import OFFLINE_LINE, SUB_PATH, serve_under_sub_path
+from published import OFFLINE_LINE, ROOT_PATH, SUB_PATH, serve_published
 from test_exercises import press_check, type_code
 from test_playground import SETTLED, play_until
 
@@ -52,14 +52,16 @@ def kept_offline(page) -> str:
 
 
 @pytest.mark.fresh_context
-def test_one_visit_online_then_every_page_opens_and_python_runs_offline(context, site_dir):
-    server, base, _, _ = serve_under_sub_path(site_dir)
+@pytest.mark.parametrize("path", [SUB_PATH, ROOT_PATH])
+def test_one_visit_online_then_every_page_opens_and_python_runs_offline(context, site_dir, path):
+    server, base, _, _ = serve_published(site_dir, path)
     listing = json.loads((site_dir / "offline.json").read_text())
     page = context.new_page()
     page.goto(base)
     said = kept_offline(page)
     assert f"{round(listing['bytes'] / 1e6)} MB" in said
-    screenshots(page, page.locator(OFFLINE_LINE), "offline-state")
+    if path == SUB_PATH:
+        screenshots(page, page.locator(OFFLINE_LINE), "offline-state")
     stop(server)  # the network is cut: nothing answers at this address any more
 
     page.goto(base + CHAPTER)  # a full page load, from the kept copy
@@ -105,7 +107,7 @@ def test_a_new_build_reaches_a_reader_who_has_the_old_one_with_their_edits_kept(
     (new_build / "offline.json").unlink()
     new_listing = write_offline_list(new_build)
 
-    server, base, folder, asked = serve_under_sub_path(site_dir)
+    server, base, folder, asked = serve_published(site_dir)
     try:
         page = context.new_page()
         page.goto(base + CHAPTER)
