@@ -1,10 +1,11 @@
-// Cross-origin isolation for a static host that sends no COOP/COEP headers: a service worker adds
-// them. Isolation gives the page SharedArrayBuffer, which lets Stop interrupt Python instead of
-// restarting it (../runtime/python-runtime.js).
+// The site's one service worker: cross-origin isolation for a static host that sends no COOP/COEP
+// headers, and the copy of the whole site a reader keeps for reading offline.
 //
-// One file, two roles (the idea of npm coi-serviceworker, whose switch `window.coi.shouldRegister`
-// it keeps): loaded by a page's <script>, it registers itself; run as the service worker, it adds
-// the headers. What differs from coi-serviceworker, and why:
+// Isolation gives the page SharedArrayBuffer, which lets Stop interrupt Python instead of
+// restarting it (../runtime/python-runtime.js). One file, two roles (the idea of npm
+// coi-serviceworker, whose switch `window.coi.shouldRegister` it keeps): loaded by a page's
+// <script>, it registers itself; run as the service worker, it adds the headers and keeps the
+// site. What differs from coi-serviceworker, and why:
 // - No reload. coi-serviceworker reloads a reader's very first page as soon as it has registered,
 //   so that the page comes back through the worker: the page loaded twice, its first paint and
 //   Python's start waited for the worker (benchmarks/README.md). Here the first page stays as it
@@ -15,11 +16,27 @@
 // - COEP is always `require-corp`. It is the mode every engine honours: WebKit ignores
 //   `credentialless` (the page was never isolated there). Every file of the site is same-origin,
 //   so require-corp blocks nothing.
-// - Only documents and workers get the headers, the only responses whose COOP/COEP count. Every
-//   other request (Pyodide's 14 MB among them) goes to the network untouched, as if there were no
-//   service worker: no copy through the worker, and nothing to go wrong when a navigation aborts
-//   a page's requests (coi-serviceworker then handed respondWith an undefined, which Firefox
-//   reports as an error).
+//
+// Keeping the site. Once a page asks ("keep", sent by ../offline/offline-status.js after the page
+// has loaded), the worker downloads every file offline.json lists (hooks/publish.py: the pages,
+// their scripts and styles, Pyodide's files, the wheel and the lock file) into a Cache Storage
+// of that build's version. Which requests it answers, and how:
+// - A page (a navigation) and a worker's script: from the network, with the isolation headers;
+//   only when the network fails, from the kept copy. So online a reader always gets the newest
+//   build, and a new build takes over on their next page by itself.
+// - A page the kept copy answered (and every worker it starts) gets every file from the kept
+//   copy of the same build: offline, the site and its Python run as they did online.
+// - Every other request goes to the network untouched, as if there were no service worker.
+//   This is not only thrift: Firefox reports every request a service worker answered and the
+//   page then gave up (a script still arriving when the reader follows a link) as "A ServiceWorker
+//   intercepted the request and encountered an unexpected error". Answering all of a page's
+//   requests from the copy made that happen on most visits in Firefox's tests; answering only
+//   what must be answered makes it as rare as it was with the isolation headers alone.
+// Each "keep" fetches offline.json again: when a newer build is published, its changed files are
+// downloaded into a cache of the new version (unchanged ones are copied from the old one), and
+// the pages are told. The reader's edits, progress and settings live in localStorage, which
+// nothing here touches. "forget" drops every kept file and stops keeping (until "keep-again").
+// Without offline.json (`mkdocs serve`) nothing is kept, and the worker only adds the headers.
 
 if (typeof window === "undefined") {
   const HEADED_DESTINATIONS = new Set(["document", "iframe", "worker", "sharedworker"]);
@@ -27,48 +44,266 @@ if (typeof window === "undefined") {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Embedder-Policy": "require-corp",
   };
+  const SCOPE = self.registration.scope;
+  const STATE_CACHE = "scratchgrad-offline"; // one small entry: the state below, per scope
+  const STATE_KEY = new URL("offline-state.json", SCOPE).href;
+  const SITE_CACHE = `scratchgrad-site ${SCOPE} `; // + a build's version
+  const LIST_URL = new URL("offline.json", SCOPE).href;
+  const NOT_FOUND_PAGE = new URL("404.html", SCOPE).href;
+  const PARALLEL_DOWNLOADS = 4;
+  const PROGRESS_EVERY_MS = 250;
+
+  /**
+   * What is kept: {enabled, current, previous, clients}. `current` is the newest complete build
+   * ({version, bytes}) and answers when the network fails; `previous`, the one before it, stays
+   * for pages still open from it; `clients` maps each page or worker the kept copy answered to
+   * {version, page}: its build's, and the page it belongs to (kept with the rest: this worker
+   * may be stopped and started again while such a page is open).
+   */
+  let state = null;
+  const stateLoaded = readState().then((read) => (state = read));
+  let published = null; // the version offline.json last named
+  let download = null; // the download under way: {version, done, total, promise}
+  let failure = null; // why the last download stopped, for the page to show
 
   self.addEventListener("install", () => self.skipWaiting());
   self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
   self.addEventListener("fetch", (event) => {
     const { request } = event;
-    if (!HEADED_DESTINATIONS.has(request.destination) && request.mode !== "navigate") return;
-    event.respondWith(withIsolationHeaders(request));
+    if (request.method !== "GET" || !request.url.startsWith(SCOPE)) return;
+    const headed = HEADED_DESTINATIONS.has(request.destination) || request.mode === "navigate";
+    if (state === null || state.clients[event.clientId]) event.respondWith(fromClientsBuild(event, headed));
+    else if (headed) event.respondWith(fromNetworkFirst(event));
+  });
+  self.addEventListener("message", (event) => {
+    const task = { status: report, keep, forget, "keep-again": keepAgain }[event.data?.sgOffline];
+    if (task) event.waitUntil(task());
   });
 
-  /** The network's response with the isolation headers; a network error stays a network error. */
-  async function withIsolationHeaders(request) {
-    let response;
+  /** A request of a page (or worker) the kept copy answered: the file of that page's build. */
+  async function fromClientsBuild(event, headed) {
+    await stateLoaded;
+    const client = state.clients[event.clientId];
+    const kept = client && (await keptFile(client.version, event.request.url));
+    if (!kept) return headed ? fromNetworkFirst(event) : fetchOrError(event.request);
+    if (event.resultingClientId) await rememberClient(event.resultingClientId, client); // a worker it starts
+    return headed ? isolated(kept) : kept;
+  }
+
+  /** A page or a worker's script: the network's, isolated; the kept copy's if the network fails. */
+  async function fromNetworkFirst(event) {
+    const { request } = event;
     try {
-      response = await fetch(request);
+      // Asked of the server (no-cache): a page the HTTP cache still held when the network is gone
+      // would count as the network's, and every file it loads would go to the network, and fail.
+      return isolated(await fetch(request, { cache: "no-cache" }));
     } catch {
-      return Response.error(); // an aborted navigation or worker load: nobody is waiting for it
+      // No network (or an aborted load): the kept copy, if there is one.
     }
+    await stateLoaded;
+    const build = state.current;
+    let kept = build && (await keptFile(build.version, request.url));
+    if (!kept && build && request.mode === "navigate") kept = await notFoundPage(build.version, request.url);
+    if (!kept) return Response.error();
+    if (event.resultingClientId) {
+      // A page is its own; a worker belongs to the page that started it.
+      const page = request.mode === "navigate" ? event.resultingClientId : event.clientId;
+      await rememberClient(event.resultingClientId, { version: build.version, page });
+    }
+    return isolated(kept);
+  }
+
+  function fetchOrError(request) {
+    return fetch(request).catch(() => Response.error());
+  }
+
+  /** `response` with the isolation headers, as a new response (never a redirected one). */
+  function isolated(response) {
     if (response.status === 0) return response; // opaque: its headers cannot be changed
     const headers = new Headers(response.headers);
     for (const [name, value] of Object.entries(ISOLATION_HEADERS)) headers.set(name, value);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   }
+
+  /** The kept file at `url` in build `version`, or undefined. A query never names another file. */
+  async function keptFile(version, url) {
+    const cache = await caches.open(SITE_CACHE + version);
+    return cache.match(url, { ignoreSearch: true, ignoreVary: true });
+  }
+
+  /** A page address without its final slash redirects to the page; any other, the site's 404 page. */
+  async function notFoundPage(version, url) {
+    const address = new URL(url);
+    address.search = "";
+    if (!address.pathname.endsWith("/") && (await keptFile(version, `${address.href}/`))) {
+      return Response.redirect(`${address.href}/`, 301);
+    }
+    const page = await keptFile(version, NOT_FOUND_PAGE);
+    return page && new Response(page.body, { status: 404, statusText: "Not Found", headers: page.headers });
+  }
+
+  /** Remember that `clientId` (a page or a worker) gets its files from the kept build `version`. */
+  async function rememberClient(clientId, { version, page }) {
+    if (page === clientId) await forgetClosedClients(); // a new page: the closed ones go
+    state = { ...state, clients: { ...state.clients, [clientId]: { version, page } } };
+    await writeState();
+  }
+
+  /** Download what offline.json lists, if it is not what is kept already; report either way. */
+  async function keep() {
+    await stateLoaded;
+    if (!download) {
+      download = { version: null, done: 0, total: 0 };
+      download.promise = keepNewest().finally(() => (download = null));
+    }
+    return download.promise;
+  }
+
+  async function keepNewest() {
+    let listing;
+    try {
+      const response = await fetch(LIST_URL, { cache: "no-cache" });
+      if (response.status === 404) {
+        // This site is not (or no longer) built for offline reading, e.g. `mkdocs serve`.
+        state = { ...state, current: null, previous: null };
+        await writeState();
+        await dropCachesBut([]);
+        return report({ unavailable: true });
+      }
+      if (!response.ok) throw new Error(`offline.json: HTTP ${response.status}`);
+      listing = await response.json();
+    } catch {
+      return report(); // no network: what is kept stays kept
+    }
+    published = listing.version;
+    if (!state.enabled || state.current?.version === listing.version) return report();
+    failure = null;
+    try {
+      await downloadBuild(listing, state.current);
+    } catch (error) {
+      failure = String(error.message ?? error);
+      return report();
+    }
+    state = { ...state, previous: state.current, current: { version: listing.version, bytes: listing.bytes } };
+    await forgetClosedClients();
+    await writeState();
+    await dropCachesBut([state.current, state.previous]);
+    return report();
+  }
+
+  /** Every file of `listing` into its version's cache: copied from `older`'s where unchanged. */
+  async function downloadBuild(listing, older) {
+    const cache = await caches.open(SITE_CACHE + listing.version);
+    const olderCache = older && (await caches.open(SITE_CACHE + older.version));
+    const olderDigests = new Map();
+    const olderList = olderCache && (await olderCache.match(LIST_URL));
+    for (const [url, , digest] of olderList ? (await olderList.json()).files : []) olderDigests.set(url, digest);
+    Object.assign(download, { version: listing.version, total: listing.bytes, done: 0 });
+    let lastReport = 0;
+    const queue = [...listing.files];
+    async function fetchFiles() {
+      for (let file = queue.shift(); file; file = queue.shift()) {
+        const [url, bytes, digest] = file;
+        const key = new URL(url, SCOPE).href;
+        if (!(await cache.match(key))) {
+          const unchanged = olderDigests.get(url) === digest && (await olderCache.match(key));
+          const response = unchanged || (await fetch(key, { cache: "no-cache" }));
+          if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+          // Kept as a plain response: a redirected one could never answer a navigation.
+          await cache.put(key, response.redirected ? new Response(await response.blob(), response) : response);
+        }
+        download.done += bytes;
+        if (Date.now() - lastReport > PROGRESS_EVERY_MS) {
+          lastReport = Date.now();
+          report();
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: PARALLEL_DOWNLOADS }, fetchFiles));
+    // The list goes in last: a cache with its list is complete (and tells the next build what it holds).
+    await cache.put(LIST_URL, jsonResponse(listing));
+  }
+
+  async function forget() {
+    await stateLoaded;
+    state = { enabled: false, current: null, previous: null, clients: {} };
+    await writeState();
+    await dropCachesBut([]);
+    return report();
+  }
+
+  async function keepAgain() {
+    await stateLoaded;
+    state = { ...state, enabled: true };
+    await writeState();
+    return keep();
+  }
+
+  /** Forget the pages of the kept copy that are closed now, and their workers. (Pages only: not
+   * every engine lists dedicated workers among a service worker's clients.) */
+  async function forgetClosedClients() {
+    const open = new Set((await self.clients.matchAll({ type: "window" })).map((client) => client.id));
+    const clients = Object.fromEntries(Object.entries(state.clients).filter(([, { page }]) => open.has(page)));
+    state = { ...state, clients };
+  }
+
+  /** Delete the caches of this site's builds other than `builds` and those open pages still use. */
+  async function dropCachesBut(builds) {
+    const used = [...builds.filter(Boolean), ...Object.values(state.clients)].map(({ version }) => version);
+    if (download?.version) used.push(download.version);
+    const keptNames = new Set(used.map((version) => SITE_CACHE + version));
+    for (const name of await caches.keys()) {
+      if (name.startsWith(SITE_CACHE) && !keptNames.has(name)) await caches.delete(name);
+    }
+  }
+
+  async function readState() {
+    const kept = await (await caches.open(STATE_CACHE)).match(STATE_KEY);
+    const read = kept ? await kept.json() : {};
+    return { enabled: true, current: null, previous: null, clients: {}, ...read };
+  }
+
+  async function writeState() {
+    await (await caches.open(STATE_CACHE)).put(STATE_KEY, jsonResponse(state));
+  }
+
+  function jsonResponse(value) {
+    return new Response(JSON.stringify(value), { headers: { "Content-Type": "application/json" } });
+  }
+
+  /** Tell every page of the site (controlled or not) what is kept: ../offline/offline-status.js shows it. */
+  async function report(extra = {}) {
+    await stateLoaded;
+    const progress = download?.total ? { done: download.done, total: download.total } : null;
+    const { enabled, current } = state;
+    const message = { sgOffline: "state", enabled, current, published, progress, failure, ...extra };
+    for (const client of await self.clients.matchAll({ includeUncontrolled: true })) client.postMessage(message);
+  }
 } else {
   const shouldRegister = window.coi?.shouldRegister ?? (() => true);
   const serviceWorkers = navigator.serviceWorker;
-  const notIsolatedYet =
-    window.crossOriginIsolated === false && window.isSecureContext && serviceWorkers && !serviceWorkers.controller;
-  if (notIsolatedYet && shouldRegister()) {
-    // For the runtime's words on Stop (../runtime/python-runtime.js, whyStopRestarts).
-    const isolation = document.documentElement.dataset;
-    isolation.sgIsolation = "coming";
-    let active = false;
-    serviceWorkers
-      .register(document.currentScript.src)
-      .then(() => serviceWorkers.ready)
-      .then(() => (active = true))
-      .catch(() => (isolation.sgIsolation = "unavailable")); // a private window, say: no page is isolated
+  if (window.isSecureContext && serviceWorkers && shouldRegister()) {
+    const page = document.documentElement.dataset;
+    let active = Boolean(serviceWorkers.controller);
+    if (!active) {
+      // For the runtime's words on Stop (../runtime/python-runtime.js, whyStopRestarts).
+      if (!window.crossOriginIsolated) page.sgIsolation = "coming";
+      serviceWorkers
+        .register(document.currentScript.src)
+        .then(() => serviceWorkers.ready)
+        .then(() => (active = true))
+        .catch(() => {
+          if (!window.crossOriginIsolated) page.sgIsolation = "unavailable"; // a private window, say
+        });
+    }
     // Capturing on window, this listener hears a click before Material's instant navigation does.
+    // The browser follows the link itself, so the next page loads in full through the worker: once
+    // to become isolated, and once a new build of the site is published (../offline/offline-status.js).
     window.addEventListener(
       "click",
       (event) => {
-        if (active && leavesThisPage(event)) event.stopPropagation(); // the browser follows the link itself
+        const fullLoad = !window.crossOriginIsolated || page.sgSiteUpdate === "ready";
+        if (active && fullLoad && leavesThisPage(event)) event.stopPropagation();
       },
       { capture: true },
     );

@@ -16,6 +16,7 @@
 // chunk, it would arrive after the panel it styles.
 import "../playground/playground.css";
 import { GraphRenderer } from "../graph/graph-renderer.js";
+import { showOfflineState } from "../offline/offline-status.js";
 import { PythonRuntime } from "../runtime/python-runtime.js";
 import { pythonFiles } from "../runtime/site-files.js";
 import { letSearchStart } from "../search/search-gate.js";
@@ -40,6 +41,7 @@ let page = null;
 let playgrounds = null;
 let exercises = null;
 let stopAccessibility = null;
+let offline = null; // the footer's "Available offline" line and the new-version notice
 
 let shown = 0; // counts the pages shown: a page left while its features loaded is not enhanced
 
@@ -53,6 +55,7 @@ async function showPage() {
   // Python starts (or the early launch is adopted) first: making editors takes a while on a long page.
   if (document.querySelector(NEEDS_PYTHON)) runtime.start().catch(() => {}); // the status line, or a check, reports it
   stopAccessibility = keepAccessible(document.querySelector(".md-content") ?? document.body);
+  offline?.showPage();
   const [blocks, panels, work] = await Promise.all(
     Object.values(FEATURES).map(({ selector, load }) => (document.querySelector(selector) ? load() : null)),
   );
@@ -86,6 +89,7 @@ function whenParsed(callback) {
 }
 
 whenParsed(() => {
+  offline = showOfflineState();
   if (globalThis.document$) globalThis.document$.subscribe(showPage);
   else showPage();
   letSearchStart(document.querySelector(NEEDS_PYTHON) ? runtime.start() : Promise.resolve());
