@@ -97,6 +97,15 @@ def add_to_itself(V: type) -> dict:  # noqa: N803
     return n
 
 
+REUSED_NODE_GRAPHS = (
+    (diamond, "L = (a·b + c)·(a·b)"),
+    (add_to_itself, "y = (a + a)·a"),
+    (long_and_short, "y = (u + w)·w + u"),
+)
+"""The graphs that separate a right walk from a wrong one, each with the formula a message shows:
+a node used twice, a node twice among one node's children, a node reached by paths of different
+lengths."""
+
 OPERATIONS = {
     "+": (lambda x, y: x + y, "{0} + {1}"),
     "*": (lambda x, y: x * y, "{0}·{1}"),

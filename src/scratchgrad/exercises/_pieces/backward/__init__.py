@@ -3,11 +3,9 @@
 from scratchgrad._numbers import written
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.expressions import (
+    REUSED_NODE_GRAPHS,
     RandomGraph,
-    add_to_itself,
     chapter_expression,
-    diamond,
-    long_and_short,
     neuron,
     tanh_chain,
 )
@@ -113,9 +111,9 @@ def _chain(engine: Engine) -> str:
 
 @EXERCISE.check("reused nodes: every rule once, after all the nodes that use it")
 def _reused(engine: Engine) -> str:
-    _require_each_rule_once_in_order(engine, diamond, "L = (a·b + c)·(a·b)")
-    _require_each_rule_once_in_order(engine, add_to_itself, "y = (a + a)·a")
-    return _require_each_rule_once_in_order(engine, long_and_short, "y = (u + w)·w + u")
+    for build, formula in REUSED_NODE_GRAPHS:
+        shown = _require_each_rule_once_in_order(engine, build, formula)
+    return shown  # the last graph's walk
 
 
 @EXERCISE.check("five random graphs with +, · and tanh: every rule once, after all that use it")

@@ -48,15 +48,20 @@ def _log(engine: Engine) -> str:
     return "ln 2 = 0.693147, slope 0.5, and it adds its share (+=)"
 
 
+def _require_row(engine: Engine, logits: list[float], label: int) -> None:
+    """The reader's loss of one row and its gradient on every logit, against the package's."""
+    want, want_grads = _reference(logits, label)
+    got, grads = _yours(engine, logits, label)
+    case = f"for logits {logits} and class {label}"
+    require_close(got, want, f"{case} the loss")
+    for j, (g, w) in enumerate(zip(grads, want_grads, strict=False)):
+        require_close(g, w, f"{case}, d loss/d z{j} = softmax − one-hot")
+
+
 @EXERCISE.check("a row's loss, and its gradient softmax − one-hot")
 def _row(engine: Engine) -> str:
     for logits, label in (([2.0, 1.0, 0.1], 0), ([0.5, -1.5, 3.0], 1), ([-2.0, 0.0, -0.5, 4.0], 3)):
-        want, want_grads = _reference(logits, label)
-        got, grads = _yours(engine, logits, label)
-        case = f"for logits {logits} and class {label}"
-        require_close(got, want, f"{case} the loss")
-        for j, (g, w) in enumerate(zip(grads, want_grads, strict=False)):
-            require_close(g, w, f"{case}, d loss/d z{j} = softmax − one-hot")
+        _require_row(engine, logits, label)
     return "losses and gradients as scratchgrad.losses.softmax_cross_entropy"
 
 
@@ -110,10 +115,5 @@ def _random_rows(engine: Engine) -> str:
     for _ in range(3):
         logits = [round(rng.uniform(-6, 6), 2) for _ in range(rng.randint(2, 5))]
         label = rng.randrange(len(logits))
-        want, want_grads = _reference(logits, label)
-        got, grads = _yours(engine, logits, label)
-        case = f"for logits {logits} and class {label}"
-        require_close(got, want, f"{case} the loss")
-        for j, (g, w) in enumerate(zip(grads, want_grads, strict=False)):
-            require_close(g, w, f"{case}, d loss/d z{j} = softmax − one-hot")
+        _require_row(engine, logits, label)
     return "losses and gradients right on three random rows"
