@@ -7,6 +7,8 @@ own different but correct version, so a test proves what any correct code gets, 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from pages import ARTIFACTS, LOAD_TIMEOUT_MS, open_page, page_url
 
@@ -332,12 +334,15 @@ def test_a_deliberately_wrong_backward_draws_the_graph_with_exactly_that_node_wr
     type_code(page, "power-and-exp", exp_rule.wrong_source("exp-rule"))  # d exp(a)/da = a, not exp(a)
     result = press_check(page, "power-and-exp")
     failed = [line["text"] for line in result["checks"] if not line["passed"]]
-    assert len(failed) == 3  # exp(x), exp(x) ** 2 · x, and exp's share (a rule, drawn without a graph)
+    # exp(x), exp(x) ** 2 · x, exp's share (a rule, drawn without a graph), and the random x and k
+    assert len(failed) == 4
     assert "your rule for exp (your code for 'power-and-exp')" in failed[2]
-    assert "Node by node, against central differences: x: expected 1.649, got 0.5." in failed[0]
+    seed = re.search(r"\(seed \d+\)", result["verdictLine"])  # to check the same cases again
+    assert seed, result["verdictLine"]
+    assert "Node by node, against central differences: x: expected 1.648721, got 0.5." in failed[0]
     assert "look at the backward of 'exp'" in failed[0]
     figures = exercise(page, "power-and-exp").locator(".sg-check--fail .sg-check-graph")
-    assert figures.count() == 2
+    assert figures.count() == 3  # the random x and k are drawn too
     verdicts = "(gs) => Object.fromEntries(gs.map((g) => [g.dataset.sgNode, g.dataset.sgCheck]))"
     assert figures.nth(0).locator("g.node[data-sg-check]").evaluate_all(verdicts) == {
         "x": "wrong",
@@ -346,7 +351,7 @@ def test_a_deliberately_wrong_backward_draws_the_graph_with_exactly_that_node_wr
     combined = figures.nth(1).locator("g.node[data-sg-check]").evaluate_all(verdicts)
     assert [node for node, verdict in combined.items() if verdict == "wrong"] == ["x"]
     label = figures.nth(0).locator('g.node[data-sg-node="x"] .sg-check-label').text_content()
-    assert label == "✗ expected 1.649, got 0.5"
+    assert label == "✗ expected 1.648721, got 0.5"
     stepper = figures.nth(0).get_by_role("button", name="Step through backward")
     stepper.click()
     figures.nth(0).get_by_role("button", name="Next step").click()
