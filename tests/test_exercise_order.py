@@ -3,8 +3,10 @@
 For every exercise of the registry, read its chapter's built page: the code printed above the
 exercise (every ``<pre>``, collapsed blocks and earlier exercises included) must not define what the
 exercise's reference solution defines, and must not hold more than a small fraction of the
-solution's lines that its stub does not already give. The book's version of the piece comes after
-the exercise, in a collapsed ``details.sg-book`` that names the exercise (hooks/exercises.py).
+solution's lines that its stub does not already give and that no earlier chapter of the story
+printed (``loss.backward()`` on the training page is the reader's by then, not the exercise's
+answer). The book's version of the piece comes after the exercise, in a collapsed
+``details.sg-book`` that names the exercise (hooks/exercises.py).
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import yaml
 
-from docs_pages import built_page
+from docs_pages import ROOT, built_page
 from scratchgrad.exercises import describe
 
 EXERCISES = describe()
@@ -231,6 +234,27 @@ def exercise_html(page: str, exercise_id: str) -> tuple[str, str]:
     return page[:start], page[start:]
 
 
+class _TaggedYaml(yaml.SafeLoader):
+    """mkdocs.yml's own tags (!ENV, !relative) read as nothing: only the nav is wanted here."""
+
+
+_TaggedYaml.add_multi_constructor("!", lambda loader, suffix, node: None)
+
+
+def story() -> list[str]:
+    """The chapters of "The story", in the order of mkdocs.yml's nav, by file name without ``.md``."""
+    nav = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_TaggedYaml)["nav"]
+    [section] = [item["The story"] for item in nav if isinstance(item, dict) and "The story" in item]
+    return [next(iter(entry.values())).removesuffix(".md") for entry in section]
+
+
+def earlier_lines(site_dir: Path, chapter: str) -> set[str]:
+    """Every code line the story's chapters before `chapter` printed: the reader's vocabulary by then."""
+    chapters_before = story()[: story().index(chapter)]
+    pages = (built_page(site_dir, f"{name}.md").read_text(encoding="utf-8") for name in chapters_before)
+    return shown_lines([block for page in pages for block in code_blocks(page)])
+
+
 @pytest.fixture(scope="module")
 def chapters(site_dir: Path) -> dict[str, str]:
     return {
@@ -240,7 +264,7 @@ def chapters(site_dir: Path) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=[each["id"] for each in EXERCISES])
-def test_no_code_above_an_exercise_solves_it(chapters, exercise):
+def test_no_code_above_an_exercise_solves_it(site_dir, chapters, exercise):
     above, _ = exercise_html(chapters[exercise["chapter"]], exercise["id"])
     blocks = code_blocks(above)
     defined_above: dict[str, set[str]] = {}
@@ -258,6 +282,7 @@ def test_no_code_above_an_exercise_solves_it(chapters, exercise):
         f"{exercise['chapter']}: code above the exercise computes the solution's {other_form}"
     )
     given = set(code_lines(exercise["stub"]))  # the reader has the stub's lines anyway
+    given |= earlier_lines(site_dir, exercise["chapter"])  # and what earlier chapters taught
     lines = [line for line in code_lines(exercise["solution"]) if line not in given]
     seen = shown_lines(blocks)
     above_lines = [line for line in lines if line in seen]
@@ -332,3 +357,9 @@ def test_a_renamed_copy_of_a_longer_function_is_found_and_other_code_is_not():
     assert (
         same_forms(solution, [exercise("backward")["solution"], "print(sum(x * x for x in range(10)))"]) == {}
     )
+
+
+def test_the_story_is_read_in_the_navs_order():
+    chapters = story()
+    assert chapters[0] == "derivatives"
+    assert chapters.index("neurons-layers-mlp") < chapters.index("training") < chapters.index("exercises")

@@ -8,6 +8,7 @@ import pytest
 
 from docs_pages import page_fences
 from reader_work import ACCUMULATING, NATURAL, SOLUTIONS
+from scratchgrad.exercises import by_id
 from scratchgrad.page import blocks, reader_engine
 from scratchgrad.page.reader_engine import STAGES, ReaderEngine, describe, pieces_on
 from scratchgrad.stages import closures, graph_only, overwrite_bug
@@ -252,8 +253,7 @@ def test_the_readers_network_starts_from_the_books_weights_and_shows_its_own_bug
 def test_the_readers_training_loop_trains_the_story_network_on_the_training_page():
     marker = "textbook_nn.train("
     right = run_page_until("training", ACCUMULATING, marker).printed
-    uphill = SOLUTIONS["training"].replace("p.data -= learning_rate", "p.data += learning_rate")
-    assert uphill != SOLUTIONS["training"]
+    uphill = by_id("training").wrong_source("uphill")  # the loop moves every parameter uphill
     wrong = run_page_until("training", {**ACCUMULATING, "training": uphill}, marker).printed
     assert right.endswith("to 1e-9: True\n")
     assert wrong.endswith("to 1e-9: False\n")

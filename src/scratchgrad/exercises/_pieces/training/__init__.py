@@ -69,13 +69,13 @@ def _same_as_chapter(engine: Engine) -> str:
             (
                 False,
                 1.0,
-                "your loop never zeroes the gradients: they pile up across steps. Set p.grad = 0.0 "
+                "your loop never zeroes the gradients: they pile up across steps. Set param.grad = 0.0 "
                 "before backward()",
             ),
             (
                 True,
                 -1.0,
-                "your loop moves uphill: step against the gradient, p.data -= learning_rate * p.grad",
+                "your loop moves uphill: step against the gradient, param.data -= learning_rate * param.grad",
             ),
         ):
             buggy = _run(model, weights, lambda m, z=zero, g=sign, s=steps, r=rate: _loop(m, z, g, s, r))
