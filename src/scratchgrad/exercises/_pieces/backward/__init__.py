@@ -111,9 +111,8 @@ def _chain(engine: Engine) -> str:
 
 @EXERCISE.check("reused nodes: every rule once, after all the nodes that use it")
 def _reused(engine: Engine) -> str:
-    for build, formula in REUSED_NODE_GRAPHS:
-        shown = _require_each_rule_once_in_order(engine, build, formula)
-    return shown  # the last graph's walk
+    walks = [_require_each_rule_once_in_order(engine, *graph) for graph in REUSED_NODE_GRAPHS]
+    return walks[-1]  # every graph's walk is checked; the last is shown
 
 
 @EXERCISE.check("five random graphs with +, · and tanh: every rule once, after all that use it")
