@@ -250,7 +250,8 @@ def story() -> list[str]:
 
 def earlier_lines(site_dir: Path, chapter: str) -> set[str]:
     """Every code line the story's chapters before `chapter` printed: the reader's vocabulary by then."""
-    chapters_before = story()[: story().index(chapter)]
+    in_order = story()
+    chapters_before = in_order[: in_order.index(chapter)]
     pages = (built_page(site_dir, f"{name}.md").read_text(encoding="utf-8") for name in chapters_before)
     return shown_lines([block for page in pages for block in code_blocks(page)])
 

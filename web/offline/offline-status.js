@@ -10,6 +10,7 @@
 // moves the page.
 
 import "./offline-status.css";
+import { createElement } from "../page/elements.js";
 import { describeOffline, isNewerThanPage } from "./offline-words.js";
 
 const FOOTER_LINE = "[data-sg-offline]";
@@ -78,14 +79,9 @@ function afterLoad(callback) {
 
 /** The footer line: its words, and the one button they offer (if any). */
 function renderLine(line, { text, action }, tell) {
-  const words = document.createElement("span");
-  words.textContent = text;
-  const children = [words];
+  const children = [createElement("span", "", {}, text)];
   if (action) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "sg-offline__button";
-    button.textContent = action.label;
+    const button = createElement("button", "sg-offline__button", { type: "button" }, action.label);
     button.addEventListener("click", () => {
       button.disabled = true;
       tell(action.task);
@@ -96,19 +92,11 @@ function renderLine(line, { text, action }, tell) {
 }
 
 function showUpdateNotice() {
-  const notice = document.createElement("div");
-  notice.className = "sg-update";
-  notice.setAttribute("role", "status");
-  const words = document.createElement("p");
-  words.textContent = NOTICE_WORDS;
-  const now = document.createElement("button");
-  now.type = "button";
-  now.textContent = "Open it now";
+  const notice = createElement("div", "sg-update", { role: "status" });
+  const now = createElement("button", "", { type: "button" }, "Open it now");
   now.addEventListener("click", () => location.reload());
-  const close = document.createElement("button");
-  close.type = "button";
-  close.textContent = "Later";
+  const close = createElement("button", "", { type: "button" }, "Later");
   close.addEventListener("click", () => notice.remove());
-  notice.append(words, now, close);
+  notice.append(createElement("p", "", {}, NOTICE_WORDS), now, close);
   document.body.append(notice);
 }
