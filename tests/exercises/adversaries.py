@@ -1391,6 +1391,17 @@ def train(model, xs, ys, steps, learning_rate):
     ),
     Case(
         "training",
+        "loss-after-the-step",
+        TRAIN.replace(
+            "        history.append(loss.data)\n",
+            "        after = sum(((model(x) - y) ** 2 for x, y in zip(xs, ys)), Value(0.0))\n"
+            "        history.append(after.data / len(xs))\n",
+        ),
+        False,
+        "before any update",
+    ),
+    Case(
+        "training",
         "returns-values",
         TRAIN.replace("history.append(loss.data)", "history.append(loss)"),
         False,

@@ -35,10 +35,17 @@ def _run(model, weights: list[float], loop) -> list[float]:
 @EXERCISE.check("one loss per step, each before its update")
 def _shape(engine: Engine) -> str:
     model = engine.MLP(3, [4, 1])
+    before = (sum((model(x) - y) ** 2 for x, y in zip(XS, YS, strict=False)) / len(XS)).data
     losses = list(engine.train(model, list(XS), list(YS), STEPS, RATE))
     if len(losses) != STEPS or not all(isinstance(x, (int, float)) for x in losses):
         shown = repr(losses)[:200]
         raise Fail(f"train(…, steps={STEPS}, …) should return {STEPS} losses (loss.data); yours: {shown}")
+    summed = close(losses[0], before * len(XS), 1e-9)  # the sum, not the mean: the next check says so
+    if not close(losses[0], before, 1e-9) and not summed:
+        raise Fail(
+            f"the first loss should be the model's mean squared error before any update, {written(before)}; "
+            f"yours is {written(losses[0])}: append the loss of the forward pass, measured before the step"
+        )
     return f"{STEPS} losses, from {written(losses[0])} to {written(losses[-1])}"
 
 
