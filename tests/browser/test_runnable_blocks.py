@@ -363,7 +363,11 @@ def test_a_load_failure_says_so_in_the_status_line_and_where_the_reader_runs(con
 
 
 def scripts_loaded(context, url: str) -> dict[str, int]:
-    """The site's own scripts a page loads (file name → bytes), once it has settled."""
+    """The site's own scripts a page loads (file name → bytes), once it has settled.
+
+    Only the page's own requests count: the service worker's download of the whole site for
+    offline reading (which starts once a page has loaded) is not what the page loads.
+    """
     loaded: dict[str, int] = {}
 
     def note(response) -> None:
@@ -374,8 +378,8 @@ def scripts_loaded(context, url: str) -> dict[str, int]:
         ):
             loaded[response.url.rsplit("/", 1)[1]] = int(response.headers.get("content-length", 0))
 
-    context.on("response", note)
     site_page = context.new_page()
+    site_page.on("response", note)
     site_page.goto(url)
     site_page.wait_for_function("typeof scratchgrad === 'object'", timeout=LOAD_TIMEOUT_MS)
     # A chapter downloads Python meanwhile: on a busy machine, past Playwright's default 30 s.
