@@ -6,17 +6,18 @@ VENV := .venv
 BIN := $(VENV)/bin
 EXTRAS := test,graph,torch,docs
 
-.PHONY: help setup setup-web test stage-times-reset lint js-format unit js-test pyodide-test docs site docs-test browser-test engine-test serve bench bench-browser bench-playground clean
+.PHONY: help setup setup-web test python-lane site-lane stage-times-reset lint js-format unit js-test pyodide-test docs site docs-test browser-test engine-test serve bench bench-browser bench-playground clean
 
 # What each stage of `make test` costs: every stage prints its wall time when it ends and adds it
 # to $(STAGE_TIMES), which `make test` prints at the end with the total; the pytest stages also
 # print their 25 slowest tests. A stage run on its own (`make browser-test`) prints its time too.
+# Each stage has its own clock file: `make test` runs two lanes of stages at once.
 STAGE_TIMES := build/stage-times.txt
 STAGE_CLOCK := build/.stage-started
 DURATIONS := --durations=25
 TEST_CLOCK := build/.test-started
-stage_start = @mkdir -p build && date +%s > $(STAGE_CLOCK)
-stage_end = @$(call time_since,$(STAGE_CLOCK),$(1)) | tee -a $(STAGE_TIMES)
+stage_start = @mkdir -p build && date +%s > $(STAGE_CLOCK).$(1)
+stage_end = @$(call time_since,$(STAGE_CLOCK).$(1),$(1)) | tee -a $(STAGE_TIMES)
 time_since = seconds=$$(( $$(date +%s) - $$(cat $(1)) )); \
 	printf '%-14s %5d s  (%d min %02d s)\n' $(2) $$seconds $$((seconds / 60)) $$((seconds % 60))
 
@@ -77,7 +78,7 @@ setup-web: $(NODE_MODULES) $(PYODIDE_TOOLS)/.installed
 # JavaScript and CSS of web/, hooks/ and tests/web/; no export of web/ that nothing imports.
 JS_SOURCES := web hooks/*.js tests/web eslint.config.mjs
 lint: setup $(NODE_MODULES)
-	$(stage_start)
+	$(call stage_start,lint)
 	$(BIN)/ruff check src tests benchmarks hooks web
 	node_modules/.bin/eslint --max-warnings=0 $(JS_SOURCES)
 	node tests/web/unused-exports.mjs
@@ -89,20 +90,20 @@ js-format: $(NODE_MODULES)
 
 # Every CPython test but the site's and the browser's (the hooks' tests need node_modules and .venv-pyodide).
 unit: setup setup-web
-	$(stage_start)
+	$(call stage_start,unit)
 	$(BIN)/python -m pytest $(DURATIONS) \
 		--ignore=tests/pyodide --ignore=tests/test_docs.py --ignore=tests/browser --ignore=tests/engines
 	$(call stage_end,unit)
 
 # The pure JavaScript modules of web/ under Node's own test runner; tests/web/ mirrors web/.
 js-test: $(NODE_MODULES)
-	$(stage_start)
+	$(call stage_start,js-test)
 	node --test --test-reporter=spec $$(find tests/web -name '*.test.mjs' | sort)
 	$(call stage_end,js-test)
 
 # The engine's tests inside Pyodide under Node, and the 1,000,000-node chain there.
 pyodide-test: setup $(NODE_MODULES) $(PYODIDE_WHEELS)/.downloaded
-	$(stage_start)
+	$(call stage_start,pyodide-test)
 	$(BIN)/python -m pytest $(DURATIONS) tests/pyodide
 	$(call stage_end,pyodide-test)
 
@@ -129,7 +130,7 @@ TEST_SITE := build/test-site
 SITE_SOURCES := mkdocs.yml pyproject.toml package-lock.json README.md \
 	$(shell find docs hooks src web -type f -not -path '*/__pycache__/*')
 $(TEST_SITE).built: $(SITE_SOURCES) | $(BIN)/.installed $(NODE_MODULES) $(PYODIDE_TOOLS)/.installed
-	$(stage_start)
+	$(call stage_start,site-build)
 	rm -rf $(TEST_SITE) $@
 	$(BIN)/mkdocs build --strict --site-dir $(TEST_SITE)
 	touch $@
@@ -137,13 +138,13 @@ $(TEST_SITE).built: $(SITE_SOURCES) | $(BIN)/.installed $(NODE_MODULES) $(PYODID
 
 # The strict build, every block re-run in pytest, the no-pasted-engine-code rule, broken pages.
 docs-test: setup setup-web $(TEST_SITE).built
-	$(stage_start)
+	$(call stage_start,docs-test)
 	SCRATCHGRAD_SITE_DIR=$(TEST_SITE) $(BIN)/python -m pytest $(DURATIONS) tests/test_docs.py
 	$(call stage_end,docs-test)
 
 # Every runnable block of every page, run in headless Chromium against the built site.
 browser-test: setup setup-web $(TEST_SITE).built
-	$(stage_start)
+	$(call stage_start,browser-test)
 	SCRATCHGRAD_SITE_DIR=$(TEST_SITE) $(BIN)/python -m pytest $(DURATIONS) tests/browser
 	$(call stage_end,browser-test)
 
@@ -151,16 +152,30 @@ browser-test: setup setup-web $(TEST_SITE).built
 # under Xvfb), Debian's browsers only: pages load clean, blocks run, Stop, reload, the Playground.
 # PUPPETEER_SKIP_DOWNLOAD: npm never fetches a browser. SE_MANAGER_PATH: nor does Selenium.
 engine-test: setup setup-web $(TEST_SITE).built
-	$(stage_start)
+	$(call stage_start,engine-test)
 	SCRATCHGRAD_SITE_DIR=$(TEST_SITE) PUPPETEER_SKIP_DOWNLOAD=1 SE_MANAGER_PATH=/bin/false \
 		$(BIN)/python -m pytest $(DURATIONS) tests/engines
 	$(call stage_end,engine-test)
 
-# stage-times-reset comes first: make builds the prerequisites in the order listed.
-test: stage-times-reset lint unit js-test pyodide-test docs-test browser-test engine-test
-	@echo "== make test: wall time per stage (the rest is setup) =="
+# Two cores: the stages that do not open a browser run in two lanes at once (each lane is one
+# process at a time, and --output-sync prints a lane's output whole when it ends); the browser
+# stages then run alone, since some of their tests measure how long the page's main thread is
+# busy. Everything both lanes need is set up first, once. stage-times-reset comes first: make
+# builds the prerequisites in the order listed.
+test: stage-times-reset setup setup-web $(PYODIDE_WHEELS)/.downloaded
+	@$(MAKE) --no-print-directory -j2 --output-sync=recurse python-lane site-lane
+	@$(MAKE) --no-print-directory browser-test
+	@$(MAKE) --no-print-directory engine-test
+	@echo "== make test: wall time per stage (the rest is setup; the rows above browser-test ran in two lanes at once) =="
 	@cat $(STAGE_TIMES)
 	@$(call time_since,$(TEST_CLOCK),total)
+
+# The two lanes, about 3 minutes each: CPython's and Pyodide's unit tests; the site's build,
+# its tests, the linters and the JavaScript unit tests.
+python-lane:
+	@$(MAKE) --no-print-directory -j1 unit pyodide-test
+site-lane:
+	@$(MAKE) --no-print-directory -j1 $(TEST_SITE).built docs-test lint js-test
 
 stage-times-reset:
 	@mkdir -p build && rm -f $(STAGE_TIMES) && date +%s > $(TEST_CLOCK)
