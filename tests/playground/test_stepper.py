@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from playground_examples import SMALL
 
 from scratchgrad.nn import MLP
-from scratchgrad.playground import PRESETS, Settings, Stepper, micrograd_demo, predict
+from scratchgrad.playground import PRESETS, Settings, Stepper, micrograd_demo, predict, predict_all
 from scratchgrad.playground import stepper as stepper_module
 from scratchgrad.train import Trainer
 
@@ -30,6 +30,16 @@ def test_predict_equals_the_graphs_forward_pass_exactly(activation, outputs):
         out = model(point)
         expected = out.data if outputs == 1 else [v.data for v in out]
         assert predict(model, point) == expected
+
+
+@pytest.mark.parametrize("outputs", [1, 3])
+def test_predict_all_gives_each_points_forward_pass_exactly(outputs):
+    model = MLP(2, [5, 4, outputs], activation="tanh", output_activation="linear", rng=3)
+    rng = random.Random(2)
+    points = [[rng.uniform(-3, 3), rng.uniform(-3, 3)] for _ in range(40)]
+    expected = [model(p).data if outputs == 1 else [v.data for v in model(p)] for p in points]
+    assert predict_all(model, points) == expected
+    assert predict_all(model, []) == []
 
 
 @given(st.lists(st.floats(-1e3, 1e3), min_size=3, max_size=3))

@@ -23,7 +23,7 @@ from scratchgrad.playground.settings import (
     preset,
     to_query,
 )
-from scratchgrad.playground.stepper import Stepper, predict
+from scratchgrad.playground.stepper import Stepper, predict, predict_all
 
 __all__ = [
     "FIELDS",
@@ -36,6 +36,7 @@ __all__ = [
     "from_query",
     "generate_code",
     "predict",
+    "predict_all",
     "preset",
     "setup_code",
     "to_query",

@@ -41,7 +41,7 @@ from scratchgrad.losses import accuracy, mse
 from scratchgrad.nn import MLP
 from scratchgrad.optim import SGD
 from scratchgrad.playground.program import YOUR_MODULE
-from scratchgrad.playground.stepper import predict
+from scratchgrad.playground.stepper import predict_all
 from scratchgrad.train import History, StepRecord, Trainer
 
 __all__ = [
@@ -153,7 +153,7 @@ class YourTrainer:
 
     def step(self) -> StepRecord:
         """One call of the reader's ``train`` for one step; returns what the step saw."""
-        right = accuracy([predict(self.model, x) for x in self.xs], self.ys)
+        right = accuracy(predict_all(self.model, self.xs), self.ys)
         start = time.perf_counter()
         with collector_paused():
             losses = self.train(self.model, self.xs, self.ys, 1, self.lr)
