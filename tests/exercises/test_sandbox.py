@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import _thread
+import signal
 import sys
 import time
 
@@ -10,6 +12,7 @@ import pytest
 import scratchgrad.exercises.oracle as oracle
 from scratchgrad.exercises.sandbox import (
     CPU_CLOCK,
+    LOOK_EVERY,
     WALL_FACTOR,
     Budget,
     CappedOutput,
@@ -37,6 +40,55 @@ def test_a_readers_endless_loop_is_stopped_at_the_limit():
     with pytest.raises(TimeLimitExceeded):
         sandbox.run(readers_function("def f():\n    while True:\n        pass\n"))
     assert 0.3 <= sandbox.elapsed < 5
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "def f():\n    while True: pass\n",
+        "import itertools\ndef f():\n    return [n for n in itertools.count()]\n",
+        "def f():\n    return sum(1 for _ in iter(int, 1))\n",
+    ],
+    ids=["while-on-one-line", "comprehension", "generator"],
+)
+def test_a_loop_written_on_one_line_is_stopped_at_the_limit_too(loop):
+    """Python 3.11 makes no line event for a loop that stays on its line (the guard thread's case).
+    Should the sandbox miss it, an alarm ends the test instead of leaving it looping."""
+
+    alarms = []
+
+    def missed(signum, frame):
+        alarms.append(signum)
+        raise AssertionError("the sandbox did not stop the loop within 10 s")
+
+    sandbox = Sandbox(time_limit=0.3)
+    before = signal.signal(signal.SIGALRM, missed)
+    signal.alarm(10)
+    try:
+        with pytest.raises(TimeLimitExceeded):
+            sandbox.run(readers_function(loop))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+    assert alarms == [], "stopped only after the alarm"
+    assert sandbox.elapsed >= 0.3
+
+
+def test_runs_that_end_in_time_leave_no_guard_behind_and_nothing_raised_later():
+    threads = _thread._count()
+    sandbox = Sandbox(time_limit=0.05)
+    square = readers_function("def f(x):\n    return x * x\n")
+    ended_in_time = 0
+    while True:  # quick runs until the budget runs out, one of them perhaps as the guard decides
+        try:
+            sandbox.run(square, 3)
+            ended_in_time += 1
+        except TimeLimitExceeded:
+            break
+    assert ended_in_time > 0
+    assert sum(range(10)) == 45  # plain code after the runs: nothing pending was delivered here
+    time.sleep(LOOK_EVERY * 10)  # a guard wakes at its next look and ends
+    assert _thread._count() == threads
 
 
 def test_except_exception_cannot_swallow_the_time_limit():

@@ -6,7 +6,8 @@ Code typed by a reader may raise, loop forever, print megabytes or delete names 
 * **Time limit.** The reader's own code (compiled with a file name from `reader_filename`) is
   followed as it runs — with `sys.monitoring` where Python has it (3.12+, Pyodide), else with a
   trace function — and `TimeLimitExceeded` is raised in it once the run has used up its budget
-  (`Budget`). Pure Python: it works in CPython and in Pyodide alike. A `KeyboardInterrupt` —
+  (`Budget`). Pure Python: it works in CPython and in Pyodide alike (on 3.11, a guard thread
+  also stops a loop written on one line, which makes no line events). A `KeyboardInterrupt` —
   Ctrl-C, or Pyodide's interrupt buffer set by the page's timer or Stop button — stops the run
   the same way.
 * **Output.** ``sys.stdout`` and ``sys.stderr`` go to a `CappedOutput`: the first characters are
@@ -19,10 +20,12 @@ Code typed by a reader may raise, loop forever, print megabytes or delete names 
 
 from __future__ import annotations
 
+import _thread
 import builtins
 import io
 import sys
 import time
+from _thread import LockType
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import CodeType, FrameType, ModuleType
@@ -208,7 +211,12 @@ class Sandbox:
 
 @contextmanager
 def _follow_with_trace(spent: Callable[[], bool]) -> Iterator[None]:
-    """Python 3.11: a trace function, line by line in the reader's code, silent elsewhere."""
+    """Python 3.11: a trace function, line by line in the reader's code, silent elsewhere.
+
+    3.11 makes no line event for a loop that stays on one line (``while True: pass``), so a
+    guard thread watches the budget too (`_guard`). Leaving calls no Python function (the reader
+    may have set the recursion limit low or deleted builtins; both are put back only after this).
+    """
 
     def follow_lines(frame: FrameType, event: str, arg: object) -> Callable | None:
         if spent():
@@ -220,11 +228,39 @@ def _follow_with_trace(spent: Callable[[], bool]) -> Iterator[None]:
             return follow_lines(frame, event, arg)
         return None
 
+    inside = _thread.allocate_lock()  # held while the run is inside
+    inside.acquire()
+    deciding = _thread.allocate_lock()  # the guard decides, and the run leaves, one at a time
+    _thread.start_new_thread(_guard, (spent, _thread.get_ident(), inside, deciding))
     sys.settrace(on_call)
     try:
         yield
     finally:
         sys.settrace(None)
+        with deciding:
+            # A call returning checks for pending work: an exception the guard raised just before
+            # is delivered here, inside the run, never in the code after it. (It could not be taken
+            # back instead: on 3.11 with a trace function, PyThreadState_SetAsyncExc(id, NULL)
+            # leaves the thread spinning.)
+            inside.release()
+
+
+def _guard(spent: Callable[[], bool], running: int, inside: LockType, deciding: LockType) -> None:
+    """Ask the budget every few looks while the run is `inside`; once it is spent, raise
+    `TimeLimitExceeded` in the thread `running` (``PyThreadState_SetAsyncExc``): the interpreter
+    delivers it at the next jump back of whatever loop runs, on one line or not. (A loop inside
+    one C call, such as ``sum(itertools.repeat(0))``, never gets there: the command line's child
+    process is stopped from outside, `scratchgrad.exercises.isolated`.)"""
+    import ctypes  # here, not at the top: only CPython 3.11 comes here, never Pyodide
+
+    while not inside.acquire(True, LOOK_EVERY * 5):
+        with deciding:
+            if inside.locked() and spent():
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                    ctypes.c_ulong(running), ctypes.py_object(TimeLimitExceeded)
+                )
+                return
+    inside.release()
 
 
 @contextmanager
