@@ -149,6 +149,13 @@ def test_a_backward_that_never_ends_stops_inside_the_check():
     assert report.checks[-1].message.startswith("did not finish: ran longer than 0.5 s")
 
 
+def test_a_loop_on_one_line_in_the_readers_method_stops_inside_the_check_too():
+    source = by_id("backward").solution.replace("self.grad = 1.0", "while True: pass")
+    report = check("backward", source, time_limit=0.5)
+    assert report.outcome == "stopped"
+    assert report.checks[-1].message.startswith("did not finish: ran longer than 0.5 s")
+
+
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda exercise: exercise.id)
 def test_ten_megabytes_of_output_are_capped_and_counted(exercise):
     report = check(exercise.id, exercise.solution + TEN_MEGABYTES)
