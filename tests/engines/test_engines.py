@@ -83,15 +83,7 @@ def paste_code(engine, container: str, code: str) -> None:
     Through CodeMirror's own view (found from its DOM, as EditorView.findFromDOM does): neither
     WebDriver engine here offers Playwright's insert_text, and typed keys would be auto-indented.
     """
-    # An editor is made when first needed (web/page/editor.js): here by a press on the code that
-    # stands in for it, as a reader's click. Focus and scrolling make one too, but not in the page
-    # Firefox's WebDriver session drives: it gets no focus event and no intersection updates.
     engine.evaluate(f"""(() => {{
-      const standIn = {container}.querySelector('[role=textbox]:not(.cm-content)');
-      standIn?.scrollIntoView();
-      const box = standIn?.getBoundingClientRect();
-      const at = {{ clientX: box?.left + 8, clientY: box?.top + 8 }}; // on its first line, as a click
-      standIn?.dispatchEvent(new MouseEvent('mousedown', {{ bubbles: true, cancelable: true, ...at }}));
       const view = {container}.querySelector('.cm-content').cmTile.root.view;
       const everything = {{ from: 0, to: view.state.doc.length, insert: {json.dumps(code)} }};
       view.dispatch({{ changes: everything, userEvent: 'input.paste' }});
@@ -252,7 +244,7 @@ def test_the_playground_trains(engine, site_url, steps):
 def test_an_exercise_checks_a_wrong_and_a_right_answer(engine, site_url):
     slope = by_id("slope")
     engine.goto(page_url(site_url, f"{slope.chapter}.md"))
-    engine.wait_for(f"{EXERCISE.format(slope.id)}?.querySelector('.sg-editor') != null", LOAD_TIMEOUT_S,
+    engine.wait_for(f"{EXERCISE.format(slope.id)}?.querySelector('.cm-content') != null", LOAD_TIMEOUT_S,
                     "the exercise's editor")  # fmt: skip
     wrong = slope.wrong[0]
     result = check_exercise(engine, slope.id, slope.wrong_source(wrong.name))
