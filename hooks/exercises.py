@@ -297,9 +297,18 @@ def tie_book_versions(html_text: str, page: str) -> str:
     return "".join(pieces) + html_text[end:]
 
 
+def with_progress_line(html_text: str) -> str:
+    """A chapter with exercises gets, under its title, the empty line that says how far the reader
+    got (web/exercises/progress.js fills it): written by the build, so that it takes its place in
+    the first layout and pushes nothing down when the page's script arrives."""
+    if 'class="sg-exercise"' not in html_text:
+        return html_text
+    return html_text.replace("</h1>", '</h1>\n<p class="sg-chapter-progress" role="status"></p>', 1)
+
+
 def on_page_content(html_text, page, config, files):
     _state.page = None
-    return tie_book_versions(html_text, page.file.src_uri)
+    return with_progress_line(tie_book_versions(html_text, page.file.src_uri))
 
 
 def on_env(env, config, files):

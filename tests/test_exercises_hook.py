@@ -166,3 +166,17 @@ def test_a_books_version_with_no_exercise_above_it_fails_the_build():
         exercises_hook.tie_book_versions(BOOK + SECTION.format("slope") + BOOK, "derivatives.md")
     with pytest.raises(PluginError, match="no exercise of its own"):
         exercises_hook.tie_book_versions(SECTION.format("slope") + BOOK + BOOK, "derivatives.md")
+
+
+def test_a_chapter_with_exercises_has_its_progress_line_under_the_title_from_the_build():
+    page = '<h1 id="t">Title</h1>\n<p>Words.</p><section class="sg-exercise" id="exercise-slope"></section>'
+    out = exercises_hook.with_progress_line(page)
+    assert out.startswith(
+        '<h1 id="t">Title</h1>\n<p class="sg-chapter-progress" role="status"></p>\n<p>Words.'
+    )
+    assert out.count("sg-chapter-progress") == 1
+
+
+def test_a_page_without_exercises_gets_no_progress_line():
+    page = '<h1 id="t">Title</h1>\n<p>Words.</p>'
+    assert exercises_hook.with_progress_line(page) == page

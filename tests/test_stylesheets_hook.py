@@ -53,3 +53,28 @@ def test_a_deferred_sheet_still_applies_once_loaded():
 def test_markup_named_only_in_the_head_does_not_count():
     html = HEAD.replace("<head>", '<head><meta name="x" content=\'class="katex\'>').format("")
     assert links(stylesheets.on_post_page(html, None, None))["../vendor/katex/katex.min.css"] is False
+
+
+def preloads(html: str) -> list[str]:
+    head = html[: html.index("</head>")]
+    return [
+        part.split('href="')[1].split('"')[0] for part in head.split("<link")[1:] if 'rel="preload"' in part
+    ]
+
+
+def test_a_page_with_a_formula_preloads_the_katex_fonts_its_formulas_use():
+    digits = '<span class="katex"><span class="mord">2</span></span>'
+    variable = '<span class="katex"><span class="mord mathnormal">x</span></span>'
+    assert preloads(stylesheets.on_post_page(HEAD.format(digits), None, None)) == [
+        "../vendor/katex/fonts/KaTeX_Main-Regular.woff2"
+    ]
+    html = stylesheets.on_post_page(HEAD.format(variable), None, None)
+    assert preloads(html) == [
+        "../vendor/katex/fonts/KaTeX_Main-Regular.woff2",
+        "../vendor/katex/fonts/KaTeX_Math-Italic.woff2",
+    ]
+    assert html.index('as="font" type="font/woff2" crossorigin') < html.index("katex.min.css")
+
+
+def test_a_page_without_a_formula_preloads_no_font():
+    assert preloads(stylesheets.on_post_page(HEAD.format("<p>Words.</p>"), None, None)) == []
