@@ -84,6 +84,7 @@ def paste_code(engine, container: str, code: str) -> None:
     WebDriver engine here offers Playwright's insert_text, and typed keys would be auto-indented.
     """
     engine.evaluate(f"""(() => {{
+      {container}.querySelector('[role=textbox]').focus(); // made when first needed: web/page/editor.js
       const view = {container}.querySelector('.cm-content').cmTile.root.view;
       const everything = {{ from: 0, to: view.state.doc.length, insert: {json.dumps(code)} }};
       view.dispatch({{ changes: everything, userEvent: 'input.paste' }});
@@ -244,7 +245,7 @@ def test_the_playground_trains(engine, site_url, steps):
 def test_an_exercise_checks_a_wrong_and_a_right_answer(engine, site_url):
     slope = by_id("slope")
     engine.goto(page_url(site_url, f"{slope.chapter}.md"))
-    engine.wait_for(f"{EXERCISE.format(slope.id)}?.querySelector('.cm-content') != null", LOAD_TIMEOUT_S,
+    engine.wait_for(f"{EXERCISE.format(slope.id)}?.querySelector('.sg-editor') != null", LOAD_TIMEOUT_S,
                     "the exercise's editor")  # fmt: skip
     wrong = slope.wrong[0]
     result = check_exercise(engine, slope.id, slope.wrong_source(wrong.name))
