@@ -70,9 +70,9 @@ function wrapWhenNarrow(view, wrapping) {
  * start. Until then `source`, the build's highlighted copy of the same code, stands in for it:
  * Tab stops on it and a click lands on it as on the editor, which then takes over at once (made,
  * focused, the cursor where the click was: the next key goes into it, nothing typed is lost).
- * Scrolling makes it too, a screen ahead. CodeMirror lays out every editor it makes (~25 ms each on
- * this machine, four times that on a phone): a long chapter makes the few editors on its first
- * screen as it loads instead of a dozen. `shows` is the code `source` shows: when `code` (the
+ * Scrolling makes it too, a screen ahead. CodeMirror lays out every editor it makes: the 15 of a
+ * chapter, made as it loaded, were one task of 3.4 s on Lighthouse's simulated phone; now a page
+ * makes the editors of its first screens only. `shows` is the code `source` shows: when `code` (the
  * reader's saved edit) differs, the editor is made at once. `host` (empty, after `source`)
  * receives the editor.
  */
@@ -106,9 +106,6 @@ export function createEditorWhenNeeded({ source, shows }, host, code, options) {
   nearScreen.observe(source);
   if (code !== shows) make();
   return {
-    get view() {
-      return make().view;
-    },
     getCode: () => (editor ? editor.getCode() : code),
     setCode: (newCode) => make().setCode(newCode),
     focus: () => make().focus(),
