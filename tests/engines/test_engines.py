@@ -83,8 +83,12 @@ def paste_code(engine, container: str, code: str) -> None:
     Through CodeMirror's own view (found from its DOM, as EditorView.findFromDOM does): neither
     WebDriver engine here offers Playwright's insert_text, and typed keys would be auto-indented.
     """
+    # An editor is made when first needed (web/page/editor.js): here by a press on the code that
+    # stands in for it, as a reader's click. Focus and scrolling make one too, but not in the page
+    # Firefox's WebDriver session drives: it gets no focus event and no intersection updates.
     engine.evaluate(f"""(() => {{
-      {container}.querySelector('[role=textbox]').focus(); // made when first needed: web/page/editor.js
+      const standIn = {container}.querySelector('[role=textbox]:not(.cm-content)');
+      standIn?.dispatchEvent(new MouseEvent('mousedown', {{ bubbles: true, cancelable: true }}));
       const view = {container}.querySelector('.cm-content').cmTile.root.view;
       const everything = {{ from: 0, to: view.state.doc.length, insert: {json.dumps(code)} }};
       view.dispatch({{ changes: everything, userEvent: 'input.paste' }});
