@@ -88,7 +88,10 @@ def paste_code(engine, container: str, code: str) -> None:
     # Firefox's WebDriver session drives: it gets no focus event and no intersection updates.
     engine.evaluate(f"""(() => {{
       const standIn = {container}.querySelector('[role=textbox]:not(.cm-content)');
-      standIn?.dispatchEvent(new MouseEvent('mousedown', {{ bubbles: true, cancelable: true }}));
+      standIn?.scrollIntoView();
+      const box = standIn?.getBoundingClientRect();
+      const at = {{ clientX: box?.left + 8, clientY: box?.top + 8 }}; // on its first line, as a click
+      standIn?.dispatchEvent(new MouseEvent('mousedown', {{ bubbles: true, cancelable: true, ...at }}));
       const view = {container}.querySelector('.cm-content').cmTile.root.view;
       const everything = {{ from: 0, to: view.state.doc.length, insert: {json.dumps(code)} }};
       view.dispatch({{ changes: everything, userEvent: 'input.paste' }});
