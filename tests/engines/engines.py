@@ -191,7 +191,7 @@ class WebKit(Engine):
             "const done = arguments[arguments.length - 1];"
             f"Promise.resolve().then(() => ({expression}))"
             ".then((value) => done({value}),"
-            " (error) => done({error: String(error && error.stack || error)}));"
+            " (error) => done({error: `${error}\\n${error?.stack ?? ''}`}));"
         )
         if "error" in answer:
             raise RuntimeError(f"webkit: {answer['error']}")
