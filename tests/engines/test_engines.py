@@ -138,23 +138,15 @@ def follow_link(engine, path: str) -> None:
     """
     engine.evaluate(f"""(setTimeout(() => document.querySelector('a.md-nav__link[href$="{path}"]').click()),
       true)""")
-    deadline = time.monotonic() + LOAD_TIMEOUT_S
-    while True:
-        try:
-            if engine.evaluate(f"location.pathname.endsWith('/{path}') && {PAGE_SHOWN}"):
-                return
-        except Exception:  # the old page went while the engine answered
-            pass
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{engine.name}: the link to /{path} did not load its page")
-        time.sleep(0.2)
+    engine.wait_across_pages(f"location.pathname.endsWith('/{path}') && {PAGE_SHOWN}", LOAD_TIMEOUT_S,
+                             f"the link to /{path} loading its page")  # fmt: skip
 
 
 def open_as_a_returning_reader(engine, url: str) -> None:
     """Open `url` once the service worker is active, as every load after a reader's first page."""
     engine.goto(url)
     engine.wait_for(SERVICE_WORKER_CONTROLS, LOAD_TIMEOUT_S, "the service worker")
-    engine.reload()
+    engine.reload(LOAD_TIMEOUT_S)
     engine.wait_for(f"{PAGE_SHOWN} && crossOriginIsolated", LOAD_TIMEOUT_S, "the page, isolated")
     wait_until_python_is_ready(engine)
 
@@ -229,7 +221,7 @@ def test_a_reload_brings_back_what_the_reader_typed(engine, site_url):
     wait_until_python_is_ready(engine)
     typed = "print('typed by the reader')\n"
     type_code(engine, 0, typed)
-    engine.reload()
+    engine.reload(LOAD_TIMEOUT_S)
     engine.wait_for(f"{PAGE_SHOWN} && scratchgrad.page !== null", LOAD_TIMEOUT_S, "the page coming back")
     assert engine.evaluate("scratchgrad.page.blocks[0].code") == typed
     wait_until_python_is_ready(engine)
