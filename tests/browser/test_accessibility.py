@@ -112,6 +112,14 @@ def test_no_serious_axe_violation(browser, site_url, built_page, watch):
     assert watch.errors == []
 
 
+EVERY_BLOCK_ENHANCED = """() => [...document.querySelectorAll(
+  ".sg-runnable[data-sg-code]:not([data-sg-hidden], [data-sg-browser=no]), .sg-exercise")].every((block) =>
+  block.classList.contains("sg-runnable--enhanced") || block.classList.contains("sg-exercise--enhanced"))"""
+"""True once the page script has made the editor and toolbar of every shown block the browser runs,
+and every exercise's controls. Material's own additions (code blocks' copy buttons) are made
+before: its bundle runs at the end of <body>, and `goto` returns after the load event."""
+
+
 def settle(page, *, first_look: bool = True) -> None:
     """Wait until the page is as a reader sees it: editors made, playground panels loaded, and
     no transition running (a colour caught halfway between the schemes would fool axe's contrast).
@@ -119,8 +127,7 @@ def settle(page, *, first_look: bool = True) -> None:
     if not first_look:
         wait_for_transitions(page)
         return
-    if page.locator(".sg-runnable[data-sg-code]:not([data-sg-hidden])").count():
-        page.wait_for_selector(".sg-runnable--enhanced")
+    page.wait_for_function(EVERY_BLOCK_ENHANCED)
     panels = page.locator(".sg-playground")
     for index in range(panels.count()):  # a panel starts when it comes near the viewport
         panels.nth(index).scroll_into_view_if_needed()
@@ -129,7 +136,6 @@ def settle(page, *, first_look: bool = True) -> None:
             arg=index,
             timeout=120_000,
         )
-    page.wait_for_timeout(300)  # Material's own late additions (code block buttons)
     wait_for_transitions(page)
 
 
