@@ -172,10 +172,16 @@ test: stage-times-reset setup setup-web $(PYODIDE_WHEELS)/.downloaded
 
 # The two lanes, about 3 minutes each: CPython's and Pyodide's unit tests; the site's build,
 # its tests, the linters and the JavaScript unit tests.
+# A lane's make gets LANE=1, which makes it run its stages one after the other (.NOTPARALLEL,
+# below) while sharing the two jobs with the other lane.
 python-lane:
-	@$(MAKE) --no-print-directory -j1 unit pyodide-test
+	@$(MAKE) --no-print-directory LANE=1 unit pyodide-test
 site-lane:
-	@$(MAKE) --no-print-directory -j1 $(TEST_SITE).built docs-test lint js-test
+	@$(MAKE) --no-print-directory LANE=1 $(TEST_SITE).built docs-test lint js-test
+
+ifdef LANE
+.NOTPARALLEL:
+endif
 
 stage-times-reset:
 	@mkdir -p build && rm -f $(STAGE_TIMES) && date +%s > $(TEST_CLOCK)

@@ -17,6 +17,7 @@ import sys
 
 import pytest
 from harness import CHROMIUM, CHROMIUM_ARGS
+from page_watch import PageWatch
 from pages import (
     ARTIFACTS,
     DOCS,
@@ -81,47 +82,64 @@ def test_every_built_page_is_checked(site_dir):
     assert built == set(site_pages())
 
 
-@pytest.mark.parametrize("built_page", site_pages())
-def test_no_serious_axe_violation(browser, site_url, built_page, watch):
-    """A first visit in light, then dark (the reader's palette switch): axe checks the page as the
-    reader sees it in each scheme, with one page load for both."""
+SCHEMES = {"light": ("default", "Switch to light mode"), "dark": ("slate", "Switch to dark mode")}
+"""Each scheme: Material's name for it, and the title of the palette switch that turns it on."""
+
+
+@pytest.fixture(scope="module", params=site_pages())
+def first_visit(request, browser, site_url):
+    """A page of the site as a reader's first visit shows it, settled, axe injected, and the watch
+    on its context: one page load serves both schemes' tests (pytest runs them one after the other,
+    as this fixture is module-scoped and parametrized by the page)."""
     if not AXE.is_file():
         pytest.fail(f"{AXE} is missing: npm ci")
     context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
     context.add_init_script(WITHOUT_ISOLATION)
+    watch = PageWatch()
     watch.attach(context)
-    bad = []
     try:
         page = context.new_page()
-        page.goto(site_url + built_page)
-        for scheme, material_scheme in (("light", "default"), ("dark", "slate")):
-            if scheme == "dark":  # the system turns dark, and the reader flips Material's switch
-                page.emulate_media(color_scheme=scheme)
-                page.locator("[data-md-component=palette] label[title='Switch to dark mode']").click()
-            page.wait_for_function("s => document.body.dataset.mdColorScheme === s", arg=material_scheme)
-            settle(page, first_look=scheme == "light")
-            if scheme == "light":
-                page.add_script_tag(path=str(AXE))
-            bad += [
-                f"({scheme}) {v['id']}: {v['nodes']}"
-                for v in page.evaluate(AXE_RUN)
-                if v["impact"] in ("serious", "critical") or v["id"] in ALSO_FORBIDDEN
-            ]
+        page.goto(site_url + request.param)
+        page.wait_for_function("() => document.body.dataset.mdColorScheme === 'default'")
+        settle(page)
+        page.add_script_tag(path=str(AXE))
+        yield page, watch
     finally:
         context.close()
-    assert bad == [], f"{built_page}: " + "\n".join(bad)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_no_serious_axe_violation(first_visit, scheme):
+    """axe checks the page as the reader sees it in `scheme`; for dark, the system turns dark and
+    the reader flips Material's switch."""
+    page, watch = first_visit
+    material_scheme, switch = SCHEMES[scheme]
+    if page.evaluate("document.body.dataset.mdColorScheme") != material_scheme:
+        page.emulate_media(color_scheme=scheme)
+        page.locator(f"[data-md-component=palette] label[title='{switch}']").click()
+        page.wait_for_function("s => document.body.dataset.mdColorScheme === s", arg=material_scheme)
+        wait_for_transitions(page)
+    bad = [
+        f"{v['id']}: {v['nodes']}"
+        for v in page.evaluate(AXE_RUN)
+        if v["impact"] in ("serious", "critical") or v["id"] in ALSO_FORBIDDEN
+    ]
+    assert bad == [], f"{page.url} ({scheme}): " + "\n".join(bad)
     assert watch.errors == []
 
 
-def settle(page, *, first_look: bool = True) -> None:
+EVERY_BLOCK_ENHANCED = """() => [...document.querySelectorAll(
+  ".sg-runnable[data-sg-code]:not([data-sg-hidden], [data-sg-browser=no]), .sg-exercise")].every((block) =>
+  block.classList.contains("sg-runnable--enhanced") || block.classList.contains("sg-exercise--enhanced"))"""
+"""True once the page script has made the editor and toolbar of every shown block the browser runs,
+and every exercise's controls. Material's own additions (code blocks' copy buttons) are made
+before: its bundle runs at the end of <body>, and `goto` returns after the load event."""
+
+
+def settle(page) -> None:
     """Wait until the page is as a reader sees it: editors made, playground panels loaded, and
-    no transition running (a colour caught halfway between the schemes would fool axe's contrast).
-    After the first look (the same page in the other scheme) only the transition is waited for."""
-    if not first_look:
-        wait_for_transitions(page)
-        return
-    if page.locator(".sg-runnable[data-sg-code]:not([data-sg-hidden])").count():
-        page.wait_for_selector(".sg-runnable--enhanced")
+    no transition running."""
+    page.wait_for_function(EVERY_BLOCK_ENHANCED)
     panels = page.locator(".sg-playground")
     for index in range(panels.count()):  # a panel starts when it comes near the viewport
         panels.nth(index).scroll_into_view_if_needed()
@@ -130,11 +148,12 @@ def settle(page, *, first_look: bool = True) -> None:
             arg=index,
             timeout=120_000,
         )
-    page.wait_for_timeout(300)  # Material's own late additions (code block buttons)
     wait_for_transitions(page)
 
 
 def wait_for_transitions(page) -> None:
+    """Wait until no CSS transition runs: a colour caught halfway between the schemes would fool
+    axe's contrast check."""
     page.wait_for_function(
         "() => document.getAnimations()"
         ".every((a) => !(a instanceof CSSTransition) || a.playState !== 'running')"
