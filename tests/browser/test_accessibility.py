@@ -131,14 +131,15 @@ def test_no_serious_axe_violation(first_visit, scheme):
 EVERY_BLOCK_ENHANCED = """() => [...document.querySelectorAll(
   ".sg-runnable[data-sg-code]:not([data-sg-hidden], [data-sg-browser=no]), .sg-exercise")].every((block) =>
   block.classList.contains("sg-runnable--enhanced") || block.classList.contains("sg-exercise--enhanced"))"""
-"""True once the page script has made the editor and toolbar of every shown block the browser runs,
-and every exercise's controls. Material's own additions (code blocks' copy buttons) are made
-before: its bundle runs at the end of <body>, and `goto` returns after the load event."""
+"""True once the page script has enhanced every shown block the browser runs (its toolbar, and its
+editor or the code standing in for it) and every exercise. Material's own additions (code blocks'
+copy buttons) are made before: its bundle runs at the end of <body>, and `goto` returns after the
+load event."""
 
 
 def settle(page) -> None:
-    """Wait until the page is as a reader sees it: editors made, playground panels loaded, and
-    no transition running."""
+    """Wait until the page is as a reader sees it: blocks enhanced (an editor, or the build's code
+    standing in for one not made yet), playground panels loaded, and no transition running."""
     page.wait_for_function(EVERY_BLOCK_ENHANCED)
     panels = page.locator(".sg-playground")
     for index in range(panels.count()):  # a panel starts when it comes near the viewport
