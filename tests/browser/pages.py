@@ -157,17 +157,10 @@ def run_block(page, index: int) -> None:
     wait_for_runs(page, index, runs + 1)
 
 
-def editor_in(scope):
-    """The code editor of a block or an exercise (`scope`), made as a reader's Tab makes it. An
-    editor is made when first needed (web/page/editor.js): one far down the page may not be yet,
-    and until then the build's code stands in for it, as the first textbox of `scope`."""
-    scope.locator("[role=textbox]").first.focus()
-    return scope.locator(".cm-content")
-
-
 def replace_code(page, index: int, code: str) -> None:
     """Select everything in the block's editor and type `code` in its place."""
-    editor_in(block(page, index)).click()
+    editor = block(page, index).locator(".cm-content")
+    editor.click()
     page.keyboard.press("ControlOrMeta+a")
     page.keyboard.insert_text(code)
 

@@ -25,7 +25,6 @@ from pages import (
     WITHOUT_ISOLATION,
     block,
     block_result,
-    editor_in,
     editor_text,
     open_page,
     page_url,
@@ -131,15 +130,14 @@ def test_no_serious_axe_violation(first_visit, scheme):
 EVERY_BLOCK_ENHANCED = """() => [...document.querySelectorAll(
   ".sg-runnable[data-sg-code]:not([data-sg-hidden], [data-sg-browser=no]), .sg-exercise")].every((block) =>
   block.classList.contains("sg-runnable--enhanced") || block.classList.contains("sg-exercise--enhanced"))"""
-"""True once the page script has enhanced every shown block the browser runs (its toolbar, and its
-editor or the code standing in for it) and every exercise. Material's own additions (code blocks'
-copy buttons) are made before: its bundle runs at the end of <body>, and `goto` returns after the
-load event."""
+"""True once the page script has made the editor and toolbar of every shown block the browser runs,
+and every exercise's controls. Material's own additions (code blocks' copy buttons) are made
+before: its bundle runs at the end of <body>, and `goto` returns after the load event."""
 
 
 def settle(page) -> None:
-    """Wait until the page is as a reader sees it: blocks enhanced (an editor, or the build's code
-    standing in for one not made yet), playground panels loaded, and no transition running."""
+    """Wait until the page is as a reader sees it: editors made, playground panels loaded, and
+    no transition running."""
     page.wait_for_function(EVERY_BLOCK_ENHANCED)
     panels = page.locator(".sg-playground")
     for index in range(panels.count()):  # a panel starts when it comes near the viewport
@@ -177,7 +175,7 @@ def focused(page) -> str:
 
 def test_tab_walks_through_every_editor_and_changes_nothing(context, site_url):
     page = open_page(context, page_url(site_url, EDITOR_PAGE))
-    editors = page.locator(".sg-runnable--enhanced .sg-editor, .sg-exercise--enhanced .sg-editor").count()
+    editors = page.locator(".sg-runnable--enhanced .cm-content, .sg-exercise--enhanced .cm-content").count()
     originals = [editor_text(page, i) for i in range(page.locator(".sg-runnable").count())]
     page.locator(".sg-status").click()
     seen = []
@@ -192,42 +190,9 @@ def test_tab_walks_through_every_editor_and_changes_nothing(context, site_url):
     assert page.locator(".sg-edited:visible").count() == 0
 
 
-STAND_INS = """[...document.querySelectorAll('.sg-runnable')].flatMap((b, i) =>
-  b.querySelector(':scope > .sg-source[role=textbox]') && !b.closest('details:not([open])') ? [i] : [])"""
-"""The blocks on show whose editor is not made yet: the build's code stands in (web/page/editor.js)."""
-
-
-@pytest.mark.fresh_context
-def test_an_editor_not_made_yet_takes_the_readers_first_key_and_click(context, site_url):
-    """Tab onto the code of a block whose editor is not made yet, then type; click on another's,
-    then type: every key lands in the block's editor, nothing typed is lost, and after the click
-    Tab indents (the reader came to edit). Scrolling would make the editors a screen ahead of the
-    reader; here nothing does, as on a page whose script has not caught up with a quick reader."""
-    context.add_init_script("window.IntersectionObserver = class { observe() {} disconnect() {} };")
-    page = open_page(context, page_url(site_url, EDITOR_PAGE))
-    waiting = page.evaluate(STAND_INS)
-    assert len(waiting) >= 2, "every editor of the page was made as it loaded"
-    by_key, by_click = waiting[-1], waiting[-2]
-    originals = {index: editor_text(page, index) for index in (by_key, by_click)}
-
-    block(page, by_key).locator(":scope > .sg-source").focus()  # where Tab lands
-    page.keyboard.type("x = 1\n")
-    assert focused(page) == f"editor sg-run-{by_key}"
-    assert editor_text(page, by_key) == "x = 1\n" + originals[by_key]
-
-    block(page, by_click).locator(":scope > .sg-source").click(position={"x": 4, "y": 4})
-    page.keyboard.type("#")
-    assert focused(page) == f"editor sg-run-{by_click}"
-    assert editor_text(page, by_click) == "#" + originals[by_click]
-    page.keyboard.press("Tab")
-    assert focused(page) == f"editor sg-run-{by_click}"
-    assert editor_text(page, by_click) == "    #" + originals[by_click]
-    assert page.evaluate(STAND_INS) == [index for index in waiting if index not in (by_key, by_click)]
-
-
 def test_after_typing_tab_indents_and_escape_then_tab_leaves_as_the_description_says(context, site_url):
     page = open_page(context, page_url(site_url, EDITOR_PAGE))
-    editor = editor_in(block(page, 0))
+    editor = block(page, 0).locator(".cm-content")
     help_id = editor.get_attribute("aria-describedby")
     help_text = page.locator(f"#{help_id}").text_content()
     assert "Escape then Tab" in help_text
@@ -243,7 +208,7 @@ def test_after_typing_tab_indents_and_escape_then_tab_leaves_as_the_description_
 
 def test_trailing_spaces_are_not_an_edit(context, site_url):
     page = open_page(context, page_url(site_url, EDITOR_PAGE))
-    editor_in(block(page, 0)).click()
+    block(page, 0).locator(".cm-content").click()
     page.keyboard.press("ControlOrMeta+End")
     page.keyboard.type("   ")
     assert block(page, 0).locator(".sg-edited").is_hidden()
@@ -311,7 +276,7 @@ def test_tracebacks_number_blocks_as_the_editor_label_does(context, site_url):
     page = open_page(context, page_url(site_url, RUN_PAGE))
     index = page.evaluate(  # a block in the main line, after the first: not in a closed book's version
         """[...document.querySelectorAll('.sg-runnable')].findIndex(
-             (b, i) => i > 0 && b.querySelector('.sg-editor') && !b.closest('details:not([open])'))"""
+             (b, i) => i > 0 && b.querySelector('.cm-content') && !b.closest('details:not([open])'))"""
     )
     replace_code(page, index, "1 / 0\n")
     run_block(page, index)
@@ -327,7 +292,7 @@ def test_after_a_reload_the_build_output_of_an_edited_block_says_it_is_the_origi
     page = open_page(context, page_url(site_url, RUN_PAGE))
     index = page.evaluate(
         """[...document.querySelectorAll('.sg-runnable')].findIndex(
-             (b) => b.querySelector('.sg-result > .sg-output') && b.querySelector('.sg-editor'))"""
+             (b) => b.querySelector('.sg-result > .sg-output') && b.querySelector('.cm-content'))"""
     )
     replace_code(page, index, "print('mine')\n")
     page.reload()
@@ -356,7 +321,6 @@ def test_the_last_bit_claim_names_both_runtimes(context, site_url):
 def test_on_a_phone_editors_wrap_and_toolbars_keep_one_row(context, site_url):
     page = open_page(context, page_url(site_url, EDITOR_PAGE))
     page.set_viewport_size(PHONE)
-    page.evaluate("document.querySelectorAll('[role=textbox]:not(.cm-content)').forEach((e) => e.focus())")
     page.wait_for_timeout(300)
     cut = page.evaluate(
         """[...document.querySelectorAll('.sg-editor .cm-scroller')]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pages import ARTIFACTS, LOAD_TIMEOUT_MS, editor_in, open_page, page_url
+from pages import ARTIFACTS, LOAD_TIMEOUT_MS, open_page, page_url
 
 from scratchgrad.exercises import EXERCISES, by_id
 
@@ -34,13 +34,13 @@ def button(page, exercise_id: str, name: str):
 def open_exercise(context, site_url: str, exercise_id: str, color_scheme: str | None = None):
     chapter = page_url(site_url, f"{by_id(exercise_id).chapter}.md")
     page = open_page(context, chapter, color_scheme=color_scheme)
-    editor_in(exercise(page, exercise_id)).wait_for()
+    exercise(page, exercise_id).locator(".cm-content").wait_for()
     return page
 
 
 def type_code(page, exercise_id: str, code: str) -> None:
     """Select everything in the exercise's editor and type `code` in its place."""
-    editor_in(exercise(page, exercise_id)).click()
+    exercise(page, exercise_id).locator(".cm-content").click()
     page.keyboard.press("ControlOrMeta+a")
     page.keyboard.insert_text(code)
 
@@ -126,7 +126,7 @@ def test_a_later_exercise_builds_on_the_readers_passed_piece_and_says_so(context
     type_code(page, "value-graph", by_id("value-graph").solution)
     assert press_check(page, "value-graph")["verdict"] == "pass"
     page.goto(page_url(site_url, f"{by_id('backward').chapter}.md"))
-    editor_in(exercise(page, "backward")).wait_for()
+    exercise(page, "backward").locator(".cm-content").wait_for()
     builds_on = exercise(page, "backward").locator(".sg-exercise__builds-on").inner_text()
     title = by_id("value-graph").title
     assert f"{title} (yours)" in builds_on
@@ -204,7 +204,7 @@ def test_code_and_progress_survive_a_reload_and_show_on_the_home_page(context, s
     typed_later = SLOPE_BY_A_READER + "\n# still working on it\n"
     type_code(page, "slope", typed_later)
     page.reload()
-    editor_in(exercise(page, "slope")).wait_for()
+    exercise(page, "slope").locator(".cm-content").wait_for()
     assert editor_code(page, "slope") == typed_later
     assert shown(page, "slope")["progress"] == "passed"
     assert "1 passed" in page.locator(".sg-chapter-progress").inner_text()
@@ -282,7 +282,7 @@ def test_export_then_import_brings_back_the_code_and_the_progress(context, site_
     assert page.locator(".sg-engine").get_attribute("data-sg-passed") == "1"
     assert page.locator('[data-sg-piece="slope"] .sg-progress').inner_text() == "passed"
     page.goto(page_url(site_url, f"{by_id('slope').chapter}.md"))
-    editor_in(exercise(page, "slope")).wait_for()
+    exercise(page, "slope").locator(".cm-content").wait_for()
     assert editor_code(page, "slope") == SLOPE_BY_A_READER
     assert shown(page, "slope")["progress"] == "passed"
 
