@@ -68,6 +68,13 @@ def wait_until_ready(page) -> None:
     page.wait_for_selector('.sg-status[data-status="ready"]', timeout=LOAD_TIMEOUT_MS)
 
 
+def switch_palette(page, toggle_title: str, scheme: str) -> None:
+    """Click Material's palette switch titled `toggle_title`, as a reader does, and wait until
+    the page is in `scheme` (Material's name: "default" or "slate")."""
+    page.locator(f'label[title="{toggle_title}"]:visible').click()
+    page.wait_for_function("s => document.body.dataset.mdColorScheme === s", arg=scheme)
+
+
 def go_back(page) -> None:
     """The browser's Back button, once the browser has recorded the page's latest history entry."""
     _wait_for_history_to_catch_up(page)

@@ -30,6 +30,7 @@ from pages import (
     page_url,
     replace_code,
     run_block,
+    switch_palette,
     wait_until_ready,
 )
 
@@ -115,8 +116,7 @@ def test_no_serious_axe_violation(first_visit, scheme):
     material_scheme, switch = SCHEMES[scheme]
     if page.evaluate("document.body.dataset.mdColorScheme") != material_scheme:
         page.emulate_media(color_scheme=scheme)
-        page.locator(f"[data-md-component=palette] label[title='{switch}']").click()
-        page.wait_for_function("s => document.body.dataset.mdColorScheme === s", arg=material_scheme)
+        switch_palette(page, switch, material_scheme)
         wait_for_transitions(page)
     bad = [
         f"{v['id']}: {v['nodes']}"

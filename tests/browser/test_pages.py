@@ -26,6 +26,7 @@ from pages import (
     run_block,
     runnable_pages,
     skeleton,
+    switch_palette,
 )
 
 PAGES = runnable_pages()
@@ -104,8 +105,3 @@ def photograph(page, source: str) -> None:
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{source} is {overflow}px wider than a phone screen"
     page.screenshot(path=ARTIFACTS / f"{name}-phone.png", full_page=True)
-
-
-def switch_palette(page, toggle_title: str, scheme: str) -> None:
-    page.locator(f'label[title="{toggle_title}"]:visible').click()
-    page.wait_for_function("s => document.body.dataset.mdColorScheme === s", arg=scheme)
