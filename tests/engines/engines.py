@@ -55,7 +55,23 @@ class Engine:
     def goto(self, url: str) -> None:
         raise NotImplementedError
 
-    def reload(self) -> None:
+    def reload(self, timeout_s: float) -> None:
+        """Load the page again; return once the new page has loaded.
+
+        The drivers' own reload is not enough: Puppeteer's over BiDi ends at the first
+        `historyUpdated` event, and WebKit's WebDriver refresh (as measured) at a history change
+        too, while Material's instant navigation records the scroll offset with
+        history.replaceState 100 ms after every scroll. A reload sent in that window returned with
+        the old page still shown, or the new one half-loaded: a test then read the old page's
+        state, then a page whose blocks were not there yet.
+        """
+        loaded_at = self.evaluate("performance.timeOrigin")
+        self._reload()
+        self.wait_across_pages(f"performance.timeOrigin > {loaded_at} && document.readyState === 'complete'",
+                               timeout_s, "the page loading again")  # fmt: skip
+
+    def _reload(self) -> None:
+        """The driver's reload."""
         raise NotImplementedError
 
     def evaluate(self, expression: str):
@@ -75,13 +91,27 @@ class Engine:
 
     def wait_for(self, expression: str, timeout_s: float, what: str = "") -> object:
         """Poll `expression` until it is truthy; return it, or fail saying what did not happen."""
+        return self._poll(lambda: self.evaluate(expression), timeout_s, what or expression)
+
+    def wait_across_pages(self, expression: str, timeout_s: float, what: str) -> object:
+        """wait_for() while one page replaces another: an evaluation that fails counts as not yet."""
+
+        def read() -> object:
+            try:
+                return self.evaluate(expression)
+            except Exception:  # the old page went while the engine answered
+                return None
+
+        return self._poll(read, timeout_s, what)
+
+    def _poll(self, read, timeout_s: float, what: str) -> object:
         deadline = time.monotonic() + timeout_s
         while True:
-            value = self.evaluate(expression)
+            value = read()
             if value:
                 return value
             if time.monotonic() > deadline:
-                raise AssertionError(f"{self.name}: {what or expression} did not happen in {timeout_s:.0f} s")
+                raise AssertionError(f"{self.name}: {what} did not happen in {timeout_s:.0f} s")
             time.sleep(POLL_S)
 
 
@@ -120,7 +150,7 @@ class Firefox(Engine):
     def goto(self, url: str) -> None:
         self._send("goto", url=url)
 
-    def reload(self) -> None:
+    def _reload(self) -> None:
         self._send("reload")
 
     def evaluate(self, expression: str):
@@ -183,7 +213,7 @@ class WebKit(Engine):
     def goto(self, url: str) -> None:
         self._driver.get(url)
 
-    def reload(self) -> None:
+    def _reload(self) -> None:
         self._driver.refresh()
 
     def evaluate(self, expression: str):
@@ -191,7 +221,7 @@ class WebKit(Engine):
             "const done = arguments[arguments.length - 1];"
             f"Promise.resolve().then(() => ({expression}))"
             ".then((value) => done({value}),"
-            " (error) => done({error: String(error && error.stack || error)}));"
+            " (error) => done({error: `${error}\\n${error?.stack ?? ''}`}));"
         )
         if "error" in answer:
             raise RuntimeError(f"webkit: {answer['error']}")

@@ -83,7 +83,15 @@ def paste_code(engine, container: str, code: str) -> None:
     Through CodeMirror's own view (found from its DOM, as EditorView.findFromDOM does): neither
     WebDriver engine here offers Playwright's insert_text, and typed keys would be auto-indented.
     """
+    # An editor is made when first needed (web/page/editor.js): here by a press on the code that
+    # stands in for it, as a reader's click. Focus and scrolling make one too, but not in the page
+    # Firefox's WebDriver session drives: it gets no focus event and no intersection updates.
     engine.evaluate(f"""(() => {{
+      const standIn = {container}.querySelector('[role=textbox]:not(.cm-content)');
+      standIn?.scrollIntoView();
+      const box = standIn?.getBoundingClientRect();
+      const at = {{ clientX: box?.left + 8, clientY: box?.top + 8 }}; // on its first line, as a click
+      standIn?.dispatchEvent(new MouseEvent('mousedown', {{ bubbles: true, cancelable: true, ...at }}));
       const view = {container}.querySelector('.cm-content').cmTile.root.view;
       const everything = {{ from: 0, to: view.state.doc.length, insert: {json.dumps(code)} }};
       view.dispatch({{ changes: everything, userEvent: 'input.paste' }});
@@ -130,23 +138,15 @@ def follow_link(engine, path: str) -> None:
     """
     engine.evaluate(f"""(setTimeout(() => document.querySelector('a.md-nav__link[href$="{path}"]').click()),
       true)""")
-    deadline = time.monotonic() + LOAD_TIMEOUT_S
-    while True:
-        try:
-            if engine.evaluate(f"location.pathname.endsWith('/{path}') && {PAGE_SHOWN}"):
-                return
-        except Exception:  # the old page went while the engine answered
-            pass
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{engine.name}: the link to /{path} did not load its page")
-        time.sleep(0.2)
+    engine.wait_across_pages(f"location.pathname.endsWith('/{path}') && {PAGE_SHOWN}", LOAD_TIMEOUT_S,
+                             f"the link to /{path} loading its page")  # fmt: skip
 
 
 def open_as_a_returning_reader(engine, url: str) -> None:
     """Open `url` once the service worker is active, as every load after a reader's first page."""
     engine.goto(url)
     engine.wait_for(SERVICE_WORKER_CONTROLS, LOAD_TIMEOUT_S, "the service worker")
-    engine.reload()
+    engine.reload(LOAD_TIMEOUT_S)
     engine.wait_for(f"{PAGE_SHOWN} && crossOriginIsolated", LOAD_TIMEOUT_S, "the page, isolated")
     wait_until_python_is_ready(engine)
 
@@ -221,7 +221,7 @@ def test_a_reload_brings_back_what_the_reader_typed(engine, site_url):
     wait_until_python_is_ready(engine)
     typed = "print('typed by the reader')\n"
     type_code(engine, 0, typed)
-    engine.reload()
+    engine.reload(LOAD_TIMEOUT_S)
     engine.wait_for(f"{PAGE_SHOWN} && scratchgrad.page !== null", LOAD_TIMEOUT_S, "the page coming back")
     assert engine.evaluate("scratchgrad.page.blocks[0].code") == typed
     wait_until_python_is_ready(engine)
@@ -244,7 +244,7 @@ def test_the_playground_trains(engine, site_url, steps):
 def test_an_exercise_checks_a_wrong_and_a_right_answer(engine, site_url):
     slope = by_id("slope")
     engine.goto(page_url(site_url, f"{slope.chapter}.md"))
-    engine.wait_for(f"{EXERCISE.format(slope.id)}?.querySelector('.cm-content') != null", LOAD_TIMEOUT_S,
+    engine.wait_for(f"{EXERCISE.format(slope.id)}?.querySelector('.sg-editor') != null", LOAD_TIMEOUT_S,
                     "the exercise's editor")  # fmt: skip
     wrong = slope.wrong[0]
     result = check_exercise(engine, slope.id, slope.wrong_source(wrong.name))
