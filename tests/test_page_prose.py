@@ -63,6 +63,6 @@ def test_what_only_the_page_can_show_is_left_out() -> None:
 
 
 def test_each_piece_knows_where_it_starts_in_the_page() -> None:
-    shown = "<p>one</p>\n<h2 id=\"two\">two</h2>\n<p>three</p>"
+    shown = '<p>one</p>\n<h2 id="two">two</h2>\n<p>three</p>'
     starts = [shown.index(tag) for tag in ("<p>one", "<h2", "<p>three")]
     assert [piece.offset for piece in page_prose.prose(shown, URL)] == starts

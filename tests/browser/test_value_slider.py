@@ -8,7 +8,17 @@ prints for the same code.
 
 from __future__ import annotations
 
-from pages import ARTIFACTS, block, block_result, editor_text, open_page, page_url, runs_of, wait_for_runs
+from pages import (
+    ARTIFACTS,
+    block,
+    block_result,
+    editor_in,
+    editor_text,
+    open_page,
+    page_url,
+    runs_of,
+    wait_for_runs,
+)
 
 from docs_pages import page_fences
 from scratchgrad.page import blocks
@@ -54,7 +64,7 @@ def test_the_slider_follows_typed_edits_and_says_when_its_line_is_gone(context, 
     page = open_page(context, page_url(site_url, PAGE))
     index = page.evaluate(SLIDER_BLOCK)
     slider = block(page, index).get_by_role("slider", name="lr")
-    editor = block(page, index).locator(".cm-content")
+    editor = editor_in(block(page, index))
     editor.click()
     page.keyboard.press("ControlOrMeta+Home")
     page.keyboard.press("Shift+End")

@@ -10,7 +10,7 @@
 import { drawingScale } from "../graph/graph-renderer.js";
 import { enhanceGraph } from "../graph/graph-view.js";
 import { showReport, showVerdict } from "./check-report.js";
-import { createEditor } from "../page/editor.js";
+import { createEditorWhenNeeded } from "../page/editor.js";
 import { loadWork, passedPieces, progressOf, resetCode, saveWork } from "./exercise-work.js";
 import { createToolbar } from "../page/toolbar.js";
 
@@ -136,13 +136,12 @@ export class ExerciseBlock {
     const stubView = element.querySelector(":scope > .sg-exercise__stub");
     const host = document.createElement("div");
     host.className = "sg-editor sg-exercise__editor";
-    this.#editor = createEditor(host, record?.code ?? this.stub, {
+    stubView.after(host);
+    this.#editor = createEditorWhenNeeded({ source: stubView, shows: this.stub }, host, record?.code ?? this.stub, {
       label: `Your code for “${element.dataset.sgTitle}” (Ctrl+Enter checks it)`,
       onRun: () => this.check(),
       onChange: (code) => saveWork(this.id, { code, stub: loadWork(this.id)?.stub || this.stub }),
     });
-    stubView.hidden = true;
-    stubView.after(host);
 
     this.#state = document.createElement("span");
     this.#state.className = "sg-exercise__state";

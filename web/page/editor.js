@@ -66,12 +66,60 @@ function wrapWhenNarrow(view, wrapping) {
 }
 
 /**
+ * An editor made the first time the reader needs it, with createEditor()'s interface from the
+ * start. Until then `source`, the build's highlighted copy of the same code, stands in for it:
+ * Tab stops on it and a click lands on it as on the editor, which then takes over at once (made,
+ * focused, the cursor where the click was: the next key goes into it, nothing typed is lost).
+ * Scrolling makes it too, a screen ahead. CodeMirror lays out every editor it makes: the 15 of a
+ * chapter, made as it loaded, were one task of 3.4 s on Lighthouse's simulated phone; now a page
+ * makes the editors of its first screens only. `shows` is the code `source` shows: when `code` (the
+ * reader's saved edit) differs, the editor is made at once. `host` (empty, after `source`)
+ * receives the editor.
+ */
+export function createEditorWhenNeeded({ source, shows }, host, code, options) {
+  let editor = null;
+  const make = () => {
+    if (editor) return editor;
+    nearScreen.disconnect();
+    source.removeEventListener("focus", madeByKeyboard);
+    source.removeEventListener("mousedown", madeByPointer);
+    editor = createEditor(host, code, options);
+    for (const name of Object.keys(standIn)) source.removeAttribute(name);
+    source.hidden = true;
+    host.hidden = false;
+    return editor;
+  };
+  const madeByKeyboard = () => make().focus();
+  const madeByPointer = (event) => {
+    event.preventDefault(); // the focus goes to the editor, not to the element the click hid
+    make().focusAt(event.clientX, event.clientY);
+  };
+  host.hidden = true;
+  const standIn = { tabindex: "0", role: "textbox", "aria-multiline": "true", "aria-label": options.label };
+  standIn["aria-describedby"] = keyboardHelp(source.ownerDocument);
+  for (const [name, value] of Object.entries(standIn)) source.setAttribute(name, value);
+  source.addEventListener("focus", madeByKeyboard);
+  source.addEventListener("mousedown", madeByPointer);
+  const nearScreen = new IntersectionObserver((entries) => entries.some((each) => each.isIntersecting) && make(), {
+    rootMargin: "100% 0px",
+  });
+  nearScreen.observe(source);
+  if (code !== shows) make();
+  return {
+    getCode: () => (editor ? editor.getCode() : code),
+    setCode: (newCode) => make().setCode(newCode),
+    focus: () => make().focus(),
+    markLines: (numbers) => make().markLines(numbers),
+  };
+}
+
+/**
  * Create an editor holding `code` inside `parent`.
  * onRun() is called for Ctrl/Cmd+Enter; onChange(code) after every edit.
- * Returns {view, getCode(), setCode(code), focus(), markLines(numbers)}: markLines highlights
+ * Returns {view, getCode(), setCode(code), focus(), focusAt(x, y), markLines(numbers)}: markLines highlights
  * lines (counted from 1; none for []), as the backward stepper does for the line that ran.
  */
-export function createEditor(parent, code, { label, onRun, onChange }) {
+function createEditor(parent, code, { label, onRun, onChange }) {
   const wrapping = new Compartment();
   const view = new EditorView({
     parent,
@@ -114,6 +162,13 @@ export function createEditor(parent, code, { label, onRun, onChange }) {
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: newCode } });
     },
     focus: () => view.focus(),
+    /** Focus with the cursor at the point (x, y) of the screen: where a reader clicked. */
+    focusAt(x, y) {
+      view.focus();
+      view.setTabFocusMode(0); // a click: the reader came to edit, Tab indents
+      const at = view.posAtCoords({ x, y });
+      if (at !== null) view.dispatch({ selection: { anchor: at } });
+    },
     markLines(numbers) {
       const lines = numbers.filter((n) => n >= 1 && n <= view.state.doc.lines);
       view.dispatch({ effects: setMarkedLines.of(lines) });

@@ -11,7 +11,7 @@ import { enhanceGraph } from "../graph/graph-view.js";
 import { createBlockToolbar } from "./block-toolbar.js";
 import { createBugArea, createBreakSwitch } from "./break-switch.js";
 import { drawCurve } from "./curve-figure.js";
-import { createEditor } from "./editor.js";
+import { createEditorWhenNeeded } from "./editor.js";
 import { isUnedited, loadEdit, saveEdit } from "./edits.js";
 import { OutputView } from "./output-view.js";
 import { drawInto } from "./run-drawings.js";
@@ -171,17 +171,21 @@ export class RunnableBlock {
     const saved = loadEdit(this.page, this.index);
     const editorHost = document.createElement("div");
     editorHost.className = "sg-editor";
-    this.#editor = createEditor(editorHost, saved?.code ?? this.original, {
-      label: `Python code, block ${this.index + 1} (Ctrl+Enter runs it)`,
-      onRun: () => onRun(this),
-      onChange: (code) => {
-        saveEdit(this.page, this.index, code, this.original);
-        this.#showEdited(saved);
-        this.#slider?.follow();
-      },
-    });
-    source.hidden = true;
     source.after(editorHost);
+    this.#editor = createEditorWhenNeeded(
+      { source: source, shows: this.original },
+      editorHost,
+      saved?.code ?? this.original,
+      {
+        label: `Python code, block ${this.index + 1} (Ctrl+Enter runs it)`,
+        onRun: () => onRun(this),
+        onChange: (code) => {
+          saveEdit(this.page, this.index, code, this.original);
+          this.#showEdited(saved);
+          this.#slider?.follow();
+        },
+      },
+    );
     this.#toolbar = createBlockToolbar(this.#buttons, {
       fromTop: this.index > 0,
       run: () => onRun(this),
