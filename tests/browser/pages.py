@@ -68,6 +68,25 @@ def wait_until_ready(page) -> None:
     page.wait_for_selector('.sg-status[data-status="ready"]', timeout=LOAD_TIMEOUT_MS)
 
 
+EVERY_BLOCK_LAID_OUT = ".md-content .md-typeset > * { content-visibility: visible !important; }"
+"""A style that lays out every block of the article at once. Off the screen a block is laid out only
+when it comes near (content-visibility: auto, docs/stylesheets/site.css), and until then where its
+parts stand is not where they will be: a test of where things are on the page adds this first."""
+
+
+NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+"""Wait until the browser has drawn a frame after this moment."""
+
+
+def read_text(locator) -> str:
+    """The text a reader reads at `locator`, once scrolled to it. Off the screen, the article's
+    blocks are not laid out (content-visibility: auto, docs/stylesheets/site.css), and innerText,
+    which follows the layout, is empty there."""
+    locator.scroll_into_view_if_needed()
+    locator.evaluate(NEXT_FRAME)  # where the browser lays out what came near the screen
+    return locator.inner_text()
+
+
 def switch_palette(page, toggle_title: str, scheme: str) -> None:
     """Click Material's palette switch titled `toggle_title`, as a reader does, and wait until
     the page is in `scheme` (Material's name: "default" or "slate")."""
@@ -164,10 +183,17 @@ def run_block(page, index: int) -> None:
     wait_for_runs(page, index, runs + 1)
 
 
+def editor_in(scope):
+    """The code editor of a block or an exercise (`scope`), made as a reader's Tab makes it. An
+    editor is made when first needed (web/page/editor.js): one far down the page may not be yet,
+    and until then the build's code stands in for it, as the first textbox of `scope`."""
+    scope.locator("[role=textbox]").first.focus()
+    return scope.locator(".cm-content")
+
+
 def replace_code(page, index: int, code: str) -> None:
     """Select everything in the block's editor and type `code` in its place."""
-    editor = block(page, index).locator(".cm-content")
-    editor.click()
+    editor_in(block(page, index)).click()
     page.keyboard.press("ControlOrMeta+a")
     page.keyboard.insert_text(code)
 

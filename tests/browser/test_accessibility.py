@@ -25,6 +25,7 @@ from pages import (
     WITHOUT_ISOLATION,
     block,
     block_result,
+    editor_in,
     editor_text,
     open_page,
     page_url,
@@ -115,9 +116,12 @@ def test_no_serious_axe_violation(first_visit, scheme):
     page, watch = first_visit
     material_scheme, switch = SCHEMES[scheme]
     if page.evaluate("document.body.dataset.mdColorScheme") != material_scheme:
+        # Colours switch at once: the article's blocks off the screen (content-visibility: auto)
+        # take the new scheme only when next styled, and their colour transitions start then,
+        # out of getAnimations()' sight; axe would read a transition's first frame.
+        page.add_style_tag(content="*, ::before, ::after { transition: none !important; }")
         page.emulate_media(color_scheme=scheme)
         switch_palette(page, switch, material_scheme)
-        wait_for_transitions(page)
     bad = [
         f"{v['id']}: {v['nodes']}"
         for v in page.evaluate(AXE_RUN)
@@ -130,15 +134,19 @@ def test_no_serious_axe_violation(first_visit, scheme):
 EVERY_BLOCK_ENHANCED = """() => [...document.querySelectorAll(
   ".sg-runnable[data-sg-code]:not([data-sg-hidden], [data-sg-browser=no]), .sg-exercise")].every((block) =>
   block.classList.contains("sg-runnable--enhanced") || block.classList.contains("sg-exercise--enhanced"))"""
-"""True once the page script has made the editor and toolbar of every shown block the browser runs,
-and every exercise's controls. Material's own additions (code blocks' copy buttons) are made
-before: its bundle runs at the end of <body>, and `goto` returns after the load event."""
+"""True once the page script has enhanced every shown block the browser runs (its toolbar, and its
+editor or the code standing in for it) and every exercise."""
+
+REGIONS_CHECKED = "() => !document.querySelector('[data-sg-checking]')"
+"""True once the page script has checked which of the page's regions scroll and so need a tab stop:
+it checks them a few at a time, after the page shows (web/page/page-accessibility.js)."""
 
 
 def settle(page) -> None:
-    """Wait until the page is as a reader sees it: editors made, playground panels loaded, and
-    no transition running."""
+    """Wait until the page is as a reader sees it: blocks enhanced (an editor, or the build's code
+    standing in for one not made yet), playground panels loaded, and no transition running."""
     page.wait_for_function(EVERY_BLOCK_ENHANCED)
+    page.wait_for_function(REGIONS_CHECKED)
     panels = page.locator(".sg-playground")
     for index in range(panels.count()):  # a panel starts when it comes near the viewport
         panels.nth(index).scroll_into_view_if_needed()
@@ -173,9 +181,32 @@ def focused(page) -> str:
     )
 
 
+LAST_PLAIN_CODE = ".md-content .md-typeset > .highlight >> nth=-1"
+"""The last code block of a chapter that is not a runnable block's: Material's own, far down."""
+
+
+def test_a_code_block_far_down_scrolls_by_keyboard_and_has_its_copy_button_when_reached(context, site_url):
+    """Material makes a code block's copy button when the block first comes into view (content.lazy),
+    so a long page loads faster; the page script gives a code block that scrolls its tab stop
+    before that, wherever it is, so Tab reaches it. A block far down: its tab stop is there at
+    load, its copy button once scrolled to, in a toolbar that says it is one."""
+    page = open_page(context, page_url(site_url, "accumulating-gradients.md"))
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: the block's lines overflow
+    page.wait_for_function(REGIONS_CHECKED)
+    code = page.locator(LAST_PLAIN_CODE).locator("pre > code")
+    assert code.evaluate("code => code.getBoundingClientRect().top") > 3 * 844, "the block is far down"
+    assert code.evaluate("code => code.scrollWidth > code.clientWidth")
+    assert code.get_attribute("tabindex") == "0"
+    copy = page.locator(LAST_PLAIN_CODE).locator("button.md-clipboard")
+    assert copy.count() == 0, "Material makes the buttons of blocks in view only"
+    code.scroll_into_view_if_needed()
+    copy.wait_for()
+    assert page.locator(LAST_PLAIN_CODE).locator("nav.md-code__nav").get_attribute("role") == "toolbar"
+
+
 def test_tab_walks_through_every_editor_and_changes_nothing(context, site_url):
     page = open_page(context, page_url(site_url, EDITOR_PAGE))
-    editors = page.locator(".sg-runnable--enhanced .cm-content, .sg-exercise--enhanced .cm-content").count()
+    editors = page.locator(".sg-runnable--enhanced .sg-editor, .sg-exercise--enhanced .sg-editor").count()
     originals = [editor_text(page, i) for i in range(page.locator(".sg-runnable").count())]
     page.locator(".sg-status").click()
     seen = []
@@ -190,9 +221,42 @@ def test_tab_walks_through_every_editor_and_changes_nothing(context, site_url):
     assert page.locator(".sg-edited:visible").count() == 0
 
 
+STAND_INS = """[...document.querySelectorAll('.sg-runnable')].flatMap((b, i) =>
+  b.querySelector(':scope > .sg-source[role=textbox]') && !b.closest('details:not([open])') ? [i] : [])"""
+"""The blocks on show whose editor is not made yet: the build's code stands in (web/page/editor.js)."""
+
+
+@pytest.mark.fresh_context
+def test_an_editor_not_made_yet_takes_the_readers_first_key_and_click(context, site_url):
+    """Tab onto the code of a block whose editor is not made yet, then type; click on another's,
+    then type: every key lands in the block's editor, nothing typed is lost, and after the click
+    Tab indents (the reader came to edit). Scrolling would make the editors a screen ahead of the
+    reader; here nothing does, as on a page whose script has not caught up with a quick reader."""
+    context.add_init_script("window.IntersectionObserver = class { observe() {} disconnect() {} };")
+    page = open_page(context, page_url(site_url, EDITOR_PAGE))
+    waiting = page.evaluate(STAND_INS)
+    assert len(waiting) >= 2, "every editor of the page was made as it loaded"
+    by_key, by_click = waiting[-1], waiting[-2]
+    originals = {index: editor_text(page, index) for index in (by_key, by_click)}
+
+    block(page, by_key).locator(":scope > .sg-source").focus()  # where Tab lands
+    page.keyboard.type("x = 1\n")
+    assert focused(page) == f"editor sg-run-{by_key}"
+    assert editor_text(page, by_key) == "x = 1\n" + originals[by_key]
+
+    block(page, by_click).locator(":scope > .sg-source").click(position={"x": 4, "y": 4})
+    page.keyboard.type("#")
+    assert focused(page) == f"editor sg-run-{by_click}"
+    assert editor_text(page, by_click) == "#" + originals[by_click]
+    page.keyboard.press("Tab")
+    assert focused(page) == f"editor sg-run-{by_click}"
+    assert editor_text(page, by_click) == "    #" + originals[by_click]
+    assert page.evaluate(STAND_INS) == [index for index in waiting if index not in (by_key, by_click)]
+
+
 def test_after_typing_tab_indents_and_escape_then_tab_leaves_as_the_description_says(context, site_url):
     page = open_page(context, page_url(site_url, EDITOR_PAGE))
-    editor = block(page, 0).locator(".cm-content")
+    editor = editor_in(block(page, 0))
     help_id = editor.get_attribute("aria-describedby")
     help_text = page.locator(f"#{help_id}").text_content()
     assert "Escape then Tab" in help_text
@@ -208,7 +272,7 @@ def test_after_typing_tab_indents_and_escape_then_tab_leaves_as_the_description_
 
 def test_trailing_spaces_are_not_an_edit(context, site_url):
     page = open_page(context, page_url(site_url, EDITOR_PAGE))
-    block(page, 0).locator(".cm-content").click()
+    editor_in(block(page, 0)).click()
     page.keyboard.press("ControlOrMeta+End")
     page.keyboard.type("   ")
     assert block(page, 0).locator(".sg-edited").is_hidden()
@@ -276,7 +340,7 @@ def test_tracebacks_number_blocks_as_the_editor_label_does(context, site_url):
     page = open_page(context, page_url(site_url, RUN_PAGE))
     index = page.evaluate(  # a block in the main line, after the first: not in a closed book's version
         """[...document.querySelectorAll('.sg-runnable')].findIndex(
-             (b, i) => i > 0 && b.querySelector('.cm-content') && !b.closest('details:not([open])'))"""
+             (b, i) => i > 0 && b.querySelector('.sg-editor') && !b.closest('details:not([open])'))"""
     )
     replace_code(page, index, "1 / 0\n")
     run_block(page, index)
@@ -292,7 +356,7 @@ def test_after_a_reload_the_build_output_of_an_edited_block_says_it_is_the_origi
     page = open_page(context, page_url(site_url, RUN_PAGE))
     index = page.evaluate(
         """[...document.querySelectorAll('.sg-runnable')].findIndex(
-             (b) => b.querySelector('.sg-result > .sg-output') && b.querySelector('.cm-content'))"""
+             (b) => b.querySelector('.sg-result > .sg-output') && b.querySelector('.sg-editor'))"""
     )
     replace_code(page, index, "print('mine')\n")
     page.reload()
@@ -321,6 +385,7 @@ def test_the_last_bit_claim_names_both_runtimes(context, site_url):
 def test_on_a_phone_editors_wrap_and_toolbars_keep_one_row(context, site_url):
     page = open_page(context, page_url(site_url, EDITOR_PAGE))
     page.set_viewport_size(PHONE)
+    page.evaluate("document.querySelectorAll('[role=textbox]:not(.cm-content)').forEach((e) => e.focus())")
     page.wait_for_timeout(300)
     cut = page.evaluate(
         """[...document.querySelectorAll('.sg-editor .cm-scroller')]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pages import ARTIFACTS, LOAD_TIMEOUT_MS, open_page, page_url
+from pages import ARTIFACTS, LOAD_TIMEOUT_MS, editor_in, open_page, page_url, read_text
 
 from scratchgrad.exercises import EXERCISES, by_id
 
@@ -34,13 +34,13 @@ def button(page, exercise_id: str, name: str):
 def open_exercise(context, site_url: str, exercise_id: str, color_scheme: str | None = None):
     chapter = page_url(site_url, f"{by_id(exercise_id).chapter}.md")
     page = open_page(context, chapter, color_scheme=color_scheme)
-    exercise(page, exercise_id).locator(".cm-content").wait_for()
+    editor_in(exercise(page, exercise_id)).wait_for()
     return page
 
 
 def type_code(page, exercise_id: str, code: str) -> None:
     """Select everything in the exercise's editor and type `code` in its place."""
-    exercise(page, exercise_id).locator(".cm-content").click()
+    editor_in(exercise(page, exercise_id)).click()
     page.keyboard.press("ControlOrMeta+a")
     page.keyboard.insert_text(code)
 
@@ -126,7 +126,7 @@ def test_a_later_exercise_builds_on_the_readers_passed_piece_and_says_so(context
     type_code(page, "value-graph", by_id("value-graph").solution)
     assert press_check(page, "value-graph")["verdict"] == "pass"
     page.goto(page_url(site_url, f"{by_id('backward').chapter}.md"))
-    exercise(page, "backward").locator(".cm-content").wait_for()
+    editor_in(exercise(page, "backward")).wait_for()
     builds_on = exercise(page, "backward").locator(".sg-exercise__builds-on").inner_text()
     title = by_id("value-graph").title
     assert f"{title} (yours)" in builds_on
@@ -204,15 +204,15 @@ def test_code_and_progress_survive_a_reload_and_show_on_the_home_page(context, s
     typed_later = SLOPE_BY_A_READER + "\n# still working on it\n"
     type_code(page, "slope", typed_later)
     page.reload()
-    exercise(page, "slope").locator(".cm-content").wait_for()
+    editor_in(exercise(page, "slope")).wait_for()
     assert editor_code(page, "slope") == typed_later
     assert shown(page, "slope")["progress"] == "passed"
-    assert "1 passed" in page.locator(".sg-chapter-progress").inner_text()
+    assert "1 passed" in read_text(page.locator(".sg-chapter-progress"))
     page.goto(site_url)
     summary = page.locator(".sg-engine")
     summary.locator('.sg-progress[data-progress="passed"]').wait_for(timeout=LOAD_TIMEOUT_MS)
-    assert f"Your engine: 1 of {len(EXERCISES)} pieces" in summary.locator(".sg-engine__summary").inner_text()
-    assert summary.locator('[data-sg-piece="slope"] .sg-progress').inner_text() == "passed"
+    assert f"Your engine: 1 of {len(EXERCISES)} pieces" in read_text(summary.locator(".sg-engine__summary"))
+    assert read_text(summary.locator('[data-sg-piece="slope"] .sg-progress')) == "passed"
 
 
 def test_a_runaway_loop_is_stopped_by_the_time_limit_with_a_clear_verdict(context, site_url):
@@ -276,13 +276,13 @@ def test_export_then_import_brings_back_the_code_and_the_progress(context, site_
         "() => /Imported|Could not/.test(document.querySelector('.sg-engine__said').textContent)",
         timeout=CHECK_TIMEOUT_MS,
     )
-    assert page.locator(".sg-engine__said").inner_text() == (
+    assert read_text(page.locator(".sg-engine__said")) == (
         f"Imported 2 pieces from {exported.name}; 1 pass their checks."
     )
     assert page.locator(".sg-engine").get_attribute("data-sg-passed") == "1"
-    assert page.locator('[data-sg-piece="slope"] .sg-progress').inner_text() == "passed"
+    assert read_text(page.locator('[data-sg-piece="slope"] .sg-progress')) == "passed"
     page.goto(page_url(site_url, f"{by_id('slope').chapter}.md"))
-    exercise(page, "slope").locator(".cm-content").wait_for()
+    editor_in(exercise(page, "slope")).wait_for()
     assert editor_code(page, "slope") == SLOPE_BY_A_READER
     assert shown(page, "slope")["progress"] == "passed"
 
@@ -297,7 +297,7 @@ def test_a_file_that_is_not_an_engine_is_refused_with_a_reason(context, site_url
         "() => /Imported|Could not/.test(document.querySelector('.sg-engine__said').textContent)",
         timeout=CHECK_TIMEOUT_MS,
     )
-    said = page.locator(".sg-engine__said").inner_text()
+    said = read_text(page.locator(".sg-engine__said"))
     assert said.startswith("Could not import notes.py: line 1 is code before the first"), said
 
 

@@ -8,7 +8,17 @@ its text must still be at least MIN_TEXT_PX (web/graph/graph-view.js) on screen.
 from __future__ import annotations
 
 import pytest
-from pages import ARTIFACTS, DOCS, block, open_page, page_url, replace_code, run_block, runnable_pages
+from pages import (
+    ARTIFACTS,
+    DOCS,
+    EVERY_BLOCK_LAID_OUT,
+    block,
+    open_page,
+    page_url,
+    replace_code,
+    run_block,
+    runnable_pages,
+)
 
 MIN_TEXT_PX = 10
 GRAPH_PAGES = [page for page in runnable_pages() if 'graph="' in (DOCS / page).read_text(encoding="utf-8")]
@@ -49,6 +59,7 @@ def test_every_drawing_fits_its_column(context, site_url, width):
     measured = 0
     for source in GRAPH_PAGES:
         page.goto(page_url(site_url, source))
+        page.add_style_tag(content=EVERY_BLOCK_LAID_OUT)
         page.wait_for_function(
             "document.querySelectorAll('.sg-graph').length > 0 && "
             "[...document.querySelectorAll('.sg-graph')].every((f) => f.dataset.sgEnhanced !== undefined)"

@@ -3,7 +3,7 @@
 
 import { JSDOM } from "jsdom";
 
-const GLOBALS = ["window", "document", "DOMParser", "Option", "Event", "Node"];
+const GLOBALS = ["window", "document", "DOMParser", "Option", "Event", "Node", "MutationObserver"];
 
 /** Install a fresh, empty page's globals; returns its window. */
 export function installDom() {

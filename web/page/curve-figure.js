@@ -19,6 +19,7 @@ export function drawCurve(figure, points = JSON.parse(figure.dataset.sgPoints ??
   canvas.setAttribute("role", "img");
   const chart = new LossChart(canvas);
   chart.append(points.loss.map((loss, step) => [loss, points.accuracy?.[step] ?? null]));
+  canvas.setAttribute("aria-label", chart.description()); // now: off the screen, it is drawn later
   const legend = document.createElement("p");
   legend.className = "sg-curve-legend";
   legend.textContent = "Loss per step: solid line, left scale. Accuracy: dashed line, right scale.";

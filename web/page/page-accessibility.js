@@ -4,14 +4,28 @@
 // take focus. Outputs, drawings, notebook cells and wide formulas scroll sideways when they do not fit
 // (on a phone, most do). Each one that overflows gets tabindex="0", so Tab reaches it and the
 // arrow keys scroll it; one that fits gets none, so Tab does not stop at every output. Material
-// does the same for its own code blocks (pre > code). Outputs change with every run and the
-// page with every resize: the regions are checked again after either.
+// does the same for its code blocks (pre > code), but only once a block has come into view
+// (content.lazy in mkdocs.yml: mounting every block at load was most of its work on a long
+// page): code blocks are regions here too, so that Tab reaches one that scrolls anywhere on the
+// page. A region is checked again when it changes (a run writes its output), and all of them
+// when the window is resized and when the page's fonts have loaded.
+//
+// Whether a region overflows is a question about its layout, and asking it lays the region out
+// at once. Asked of a chapter's ~60 regions in one go, it was the longest task of the page's
+// loading (about 0.4 s on a CPU slowed 4× as Lighthouse slows it), and it defeated
+// `content-visibility`, which leaves the layout of what is off-screen for later (site.css).
+// So regions are checked a few at a
+// time, each slice a few milliseconds long, between the browser's other work: every region is
+// checked within moments of the page showing, without one long task. While some wait, the root
+// carries data-sg-checking (tests wait for it to go).
 //
 // Code-block toolbars: Material puts each code block's Copy button in a <nav> of its own, many
 // unnamed navigation landmarks on one page that a screen reader lists as identical. They are a
-// toolbar of their block, not a way around the site, and say so.
+// toolbar of their block, not a way around the site, and say so. (Material adds them as code
+// blocks come into view: content.lazy in mkdocs.yml.)
 
 const REGIONS = [
+  ".md-typeset pre > code",
   ".sg-output",
   ".sg-figure",
   ".md-typeset div.arithmatex",
@@ -19,35 +33,88 @@ const REGIONS = [
   ".jupyter-wrapper .jp-OutputArea-output",
 ].join(", ");
 
+const CODE_TOOLS = "nav.md-code__nav:not([role])";
+
+/** How long one slice of checks may take: well under the 50 ms that make a task "long". */
+const SLICE_MS = 5;
+
+const SCROLLS = new Set(["auto", "scroll"]);
+
+/** Whether the reader can scroll `element` (its content overflows where its style lets it scroll). */
 function overflows(element) {
-  return element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1;
+  const { overflowX, overflowY } = window.getComputedStyle(element);
+  return (
+    (SCROLLS.has(overflowX) && element.scrollWidth > element.clientWidth + 1) ||
+    (SCROLLS.has(overflowY) && element.scrollHeight > element.clientHeight + 1)
+  );
 }
 
-function update(root) {
-  for (const tools of root.querySelectorAll("nav.md-code__nav:not([role])")) tools.setAttribute("role", "toolbar");
-  for (const region of root.querySelectorAll(REGIONS)) {
-    const scrolls = overflows(region) && !region.querySelector("a, button, input, select, textarea");
-    if (scrolls && !region.hasAttribute("tabindex")) region.setAttribute("tabindex", "0");
-    if (!scrolls && region.getAttribute("tabindex") === "0") region.removeAttribute("tabindex");
-  }
+/** What a keyboard reader can stop on inside a region, and so scroll it by. Not the empty anchors
+ * Material puts on each line of a code block (`#__codelineno-…`): there is nothing to land on. */
+const FOCUSABLE = "a[href]:not(:empty), button, input, select, textarea";
+
+/** Give `region` a tab stop if it scrolls and nothing inside it can take focus; else none. */
+function check(region) {
+  const scrolls = overflows(region) && !region.querySelector(FOCUSABLE);
+  if (scrolls && !region.hasAttribute("tabindex")) region.setAttribute("tabindex", "0");
+  if (!scrolls && region.getAttribute("tabindex") === "0") region.removeAttribute("tabindex");
+}
+
+/** `node` and the elements under it that match `selector`. */
+function matching(node, selector) {
+  if (node.nodeType !== Node.ELEMENT_NODE) return [];
+  return [...(node.matches(selector) ? [node] : []), ...node.querySelectorAll(selector)];
 }
 
 /** Keep `root` so while it is shown (it changes with runs and resizes); returns a function that stops. */
 export function keepAccessible(root) {
-  let frame = 0;
-  const soon = () => {
-    frame ||= requestAnimationFrame(() => {
-      frame = 0;
-      update(root);
-    });
+  const waiting = new Set();
+  let slice = 0;
+
+  const checkSome = () => {
+    slice = 0;
+    const until = performance.now() + SLICE_MS;
+    for (const region of waiting) {
+      waiting.delete(region);
+      if (region.isConnected) check(region);
+      if (performance.now() > until) break;
+    }
+    if (waiting.size) slice = setTimeout(checkSome);
+    else delete root.dataset.sgChecking;
   };
-  const changes = new MutationObserver(soon);
+  const queue = (regions) => {
+    for (const region of regions) waiting.add(region);
+    if (!waiting.size) return;
+    root.dataset.sgChecking = "";
+    slice ||= setTimeout(checkSome);
+  };
+  const name = (tools) => {
+    for (const nav of tools) nav.setAttribute("role", "toolbar");
+  };
+
+  const changes = new MutationObserver((records) => {
+    for (const { target, addedNodes } of records) {
+      const around = target.closest(REGIONS);
+      if (around) queue([around]);
+      for (const node of addedNodes) {
+        queue(matching(node, REGIONS));
+        name(matching(node, CODE_TOOLS));
+      }
+    }
+  });
+  const resized = () => queue(root.querySelectorAll(REGIONS));
   changes.observe(root, { childList: true, subtree: true });
-  addEventListener("resize", soon);
-  update(root);
+  window.addEventListener("resize", resized);
+  name(root.querySelectorAll(CODE_TOOLS));
+  resized();
+  let stopped = false;
+  // Text first laid out in a fallback font is wider or narrower once the page's own font arrives.
+  document.fonts?.ready.then(() => stopped || resized());
   return () => {
+    stopped = true;
     changes.disconnect();
-    removeEventListener("resize", soon);
-    cancelAnimationFrame(frame);
+    window.removeEventListener("resize", resized);
+    clearTimeout(slice);
+    delete root.dataset.sgChecking;
   };
 }
