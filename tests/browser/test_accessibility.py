@@ -181,29 +181,6 @@ def focused(page) -> str:
     )
 
 
-LAST_PLAIN_CODE = ".md-content .md-typeset > .highlight >> nth=-1"
-"""The last code block of a chapter that is not a runnable block's: Material's own, far down."""
-
-
-def test_a_code_block_far_down_scrolls_by_keyboard_and_has_its_copy_button_when_reached(context, site_url):
-    """Material makes a code block's copy button when the block first comes into view (content.lazy),
-    so a long page loads faster; the page script gives a code block that scrolls its tab stop
-    before that, wherever it is, so Tab reaches it. A block far down: its tab stop is there at
-    load, its copy button once scrolled to, in a toolbar that says it is one."""
-    page = open_page(context, page_url(site_url, "accumulating-gradients.md"))
-    page.set_viewport_size({"width": 390, "height": 844})  # a phone: the block's lines overflow
-    page.wait_for_function(REGIONS_CHECKED)
-    code = page.locator(LAST_PLAIN_CODE).locator("pre > code")
-    assert code.evaluate("code => code.getBoundingClientRect().top") > 3 * 844, "the block is far down"
-    assert code.evaluate("code => code.scrollWidth > code.clientWidth")
-    assert code.get_attribute("tabindex") == "0"
-    copy = page.locator(LAST_PLAIN_CODE).locator("button.md-clipboard")
-    assert copy.count() == 0, "Material makes the buttons of blocks in view only"
-    code.scroll_into_view_if_needed()
-    copy.wait_for()
-    assert page.locator(LAST_PLAIN_CODE).locator("nav.md-code__nav").get_attribute("role") == "toolbar"
-
-
 def test_tab_walks_through_every_editor_and_changes_nothing(context, site_url):
     page = open_page(context, page_url(site_url, EDITOR_PAGE))
     editors = page.locator(".sg-runnable--enhanced .sg-editor, .sg-exercise--enhanced .sg-editor").count()

@@ -4,11 +4,9 @@
 // take focus. Outputs, drawings, notebook cells and wide formulas scroll sideways when they do not fit
 // (on a phone, most do). Each one that overflows gets tabindex="0", so Tab reaches it and the
 // arrow keys scroll it; one that fits gets none, so Tab does not stop at every output. Material
-// does the same for its code blocks (pre > code), but only once a block has come into view
-// (content.lazy in mkdocs.yml: mounting every block at load was most of its work on a long
-// page): code blocks are regions here too, so that Tab reaches one that scrolls anywhere on the
-// page. A region is checked again when it changes (a run writes its output), and all of them
-// when the window is resized and when the page's fonts have loaded.
+// does the same for its own code blocks (pre > code). A region is checked again when it changes
+// (a run writes its output), and all of them when the window is resized and when the page's
+// fonts have loaded.
 //
 // Whether a region overflows is a question about its layout, and asking it lays the region out
 // at once. Asked of a chapter's ~60 regions in one go, it was the longest task of the page's
@@ -19,13 +17,13 @@
 // checked within moments of the page showing, without one long task. While some wait, the root
 // carries data-sg-checking (tests wait for it to go).
 //
-// Code-block toolbars: Material puts each code block's Copy button in a <nav> of its own, many
-// unnamed navigation landmarks on one page that a screen reader lists as identical. They are a
-// toolbar of their block, not a way around the site, and say so. (Material adds them as code
-// blocks come into view: content.lazy in mkdocs.yml.)
+// Code-block buttons: Material puts each code block's Copy button in a <nav> of its own, many
+// unnamed navigation landmarks on one page that a screen reader lists as identical. They belong
+// to their block, not a way around the site: the <nav> loses its landmark (role="none", one of the
+// few roles a <nav> may take; "toolbar", used before, is not one, and Lighthouse counted it), and
+// the button stays where it is.
 
 const REGIONS = [
-  ".md-typeset pre > code",
   ".sg-output",
   ".sg-figure",
   ".md-typeset div.arithmatex",
@@ -49,9 +47,8 @@ function overflows(element) {
   );
 }
 
-/** What a keyboard reader can stop on inside a region, and so scroll it by. Not the empty anchors
- * Material puts on each line of a code block (`#__codelineno-…`): there is nothing to land on. */
-const FOCUSABLE = "a[href]:not(:empty), button, input, select, textarea";
+/** What a keyboard reader can stop on inside a region, and so scroll it by. */
+const FOCUSABLE = "a, button, input, select, textarea";
 
 /** Give `region` a tab stop if it scrolls and nothing inside it can take focus; else none. */
 function check(region) {
@@ -89,7 +86,7 @@ export function keepAccessible(root) {
     slice ||= setTimeout(checkSome);
   };
   const name = (tools) => {
-    for (const nav of tools) nav.setAttribute("role", "toolbar");
+    for (const nav of tools) nav.setAttribute("role", "none");
   };
 
   const changes = new MutationObserver((records) => {
