@@ -12,10 +12,9 @@
 // at once. Asked of a chapter's ~60 regions in one go, it was the longest task of the page's
 // loading (about 0.4 s on a CPU slowed 4× as Lighthouse slows it), and it defeated
 // `content-visibility`, which leaves the layout of what is off-screen for later (site.css).
-// So regions are checked a few at a
-// time, each slice a few milliseconds long, between the browser's other work: every region is
-// checked within moments of the page showing, without one long task. While some wait, the root
-// carries data-sg-checking (tests wait for it to go).
+// So regions are checked a few at a time, each slice a few milliseconds long, between the
+// browser's other work: every region is checked within moments of the page showing, without one
+// long task. While some wait, the root carries data-sg-checking (tests wait for it to go).
 //
 // Code-block buttons: Material puts each code block's Copy button in a <nav> of its own, many
 // unnamed navigation landmarks on one page that a screen reader lists as identical. They belong
@@ -57,6 +56,11 @@ function check(region) {
   if (!scrolls && region.getAttribute("tabindex") === "0") region.removeAttribute("tabindex");
 }
 
+/** Take the navigation landmark away from Material's code-block <nav>s in `navs`. */
+function dropLandmarks(navs) {
+  for (const nav of navs) nav.setAttribute("role", "none");
+}
+
 /** `node` and the elements under it that match `selector`. */
 function matching(node, selector) {
   if (node.nodeType !== Node.ELEMENT_NODE) return [];
@@ -85,9 +89,6 @@ export function keepAccessible(root) {
     root.dataset.sgChecking = "";
     slice ||= setTimeout(checkSome);
   };
-  const name = (tools) => {
-    for (const nav of tools) nav.setAttribute("role", "none");
-  };
 
   const changes = new MutationObserver((records) => {
     for (const { target, addedNodes } of records) {
@@ -95,22 +96,22 @@ export function keepAccessible(root) {
       if (around) queue([around]);
       for (const node of addedNodes) {
         queue(matching(node, REGIONS));
-        name(matching(node, CODE_TOOLS));
+        dropLandmarks(matching(node, CODE_TOOLS));
       }
     }
   });
-  const resized = () => queue(root.querySelectorAll(REGIONS));
+  const checkAll = () => queue(root.querySelectorAll(REGIONS));
   changes.observe(root, { childList: true, subtree: true });
-  window.addEventListener("resize", resized);
-  name(root.querySelectorAll(CODE_TOOLS));
-  resized();
+  window.addEventListener("resize", checkAll);
+  dropLandmarks(root.querySelectorAll(CODE_TOOLS));
+  checkAll();
   let stopped = false;
   // Text first laid out in a fallback font is wider or narrower once the page's own font arrives.
-  document.fonts?.ready.then(() => stopped || resized());
+  document.fonts?.ready.then(() => stopped || checkAll());
   return () => {
     stopped = true;
     changes.disconnect();
-    window.removeEventListener("resize", resized);
+    window.removeEventListener("resize", checkAll);
     clearTimeout(slice);
     delete root.dataset.sgChecking;
   };
