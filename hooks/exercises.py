@@ -42,7 +42,7 @@ solution in a closed ``<details>`` — and is the contract with web/exercises/ex
              data-sg-provides="Value …" data-sg-title="…">
       <header class="sg-exercise__head">…</header>
       <div class="sg-exercise__task">…</div>
-      <div class="sg-exercise__stub">(highlighted stub)</div>
+      <div class="sg-exercise__stub">(the highlighted stub as a stand-in, hooks/stand_in.py)</div>
       <details class="sg-exercise__hint">…</details> (one per hint)
       <details class="sg-exercise__solution">…</details>
     </section>
@@ -60,6 +60,7 @@ from fresh_package import forget_scratchgrad
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 from site_urls import link_between
+from stand_in import stand_in
 
 EXERCISE_FENCE = "exercise"
 BOOK_VERSION = "sg-book"
@@ -170,7 +171,7 @@ def render_exercise(exercise: dict, md, page: str) -> str:
             for piece in earlier
         )
         parts.append(f'<p class="sg-exercise__builds-on">Builds on: {links}.</p>')
-    parts.append(f'<div class="sg-exercise__stub">{highlighted(exercise["stub"], md)}</div>')
+    parts.append(f'<div class="sg-exercise__stub">{stand_in(highlighted(exercise["stub"], md))}</div>')
     hints = exercise["hints"]
     for n, hint in enumerate(hints, start=1):
         parts.append(

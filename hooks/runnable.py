@@ -17,7 +17,8 @@ into an editor), built by `format_block` and `render_block`::
          [data-sg-expect="RecursionError"] [data-sg-hidden] [data-sg-browser="no"]
          [data-sg-engine="(JSON: the reader's pieces it runs on with "my engine",
          scratchgrad.page.reader_engine.describe)"]>
-      <div class="sg-source">(Material's highlighted code block, or empty for `hide`)</div>
+      <div class="sg-source">(the highlighted code as a stand-in for the editor, hooks/stand_in.py;
+        Material's code block for browser="no"; empty for `hide`)</div>
       <div class="sg-result" data-sg-origin="build">
         [<pre class="sg-output">printed text[<span class="sg-error">Type: message</span>]</pre>]
         [<div class="sg-figure sg-graph" data-sg-graph="L"><svg>...</svg></div>]
@@ -53,6 +54,7 @@ from block_slider import slider_attribute
 from fresh_package import forget_scratchgrad
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
+from stand_in import stand_in
 
 from scratchgrad.page import blocks, break_it, reader_engine
 
@@ -192,6 +194,8 @@ def format_block(source, language, class_name, options, md, **kwargs) -> str:
         shown = md.preprocessors["fenced_code_block"].highlight(
             src=source, language="python", options=highlight_options, md=md, classes=[], id_value="", attrs={}
         )
+        if "browser" not in options:  # the page makes it an editor: Material need not mount it
+            shown = stand_in(shown)
     return (
         f'<div class="sg-runnable" data-sg-uid="{uid}">'
         f'<div class="sg-source">{shown}</div>'

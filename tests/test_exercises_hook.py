@@ -76,6 +76,7 @@ def test_without_javascript_the_stub_is_highlighted_code_to_read() -> None:
     shown = render("derivatives", fence("slope"))
     stub_view = re.search(r'<div class="sg-exercise__stub">(.*?)</div>\s*<details', shown, re.DOTALL).group(1)
     assert 'class="highlight"' in stub_view
+    assert '<div class="sg-stand-in"><code>' in stub_view  # the editor's stand-in, not Material's block
     assert html.unescape(re.sub(r"<[^>]+>", "", stub_view)).strip() == by_id("slope").stub.strip()
 
 

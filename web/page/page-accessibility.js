@@ -2,8 +2,9 @@
 //
 // Scrolling regions: keyboard users scroll a region that holds no link or button only if it can
 // take focus. Outputs, drawings, notebook cells and wide formulas scroll sideways when they do not fit
-// (on a phone, most do). Each one that overflows gets tabindex="0", so Tab reaches it and the
-// arrow keys scroll it; one that fits gets none, so Tab does not stop at every output. Material
+// (on a phone, most do), and so does the build's code standing in for an editor not made yet
+// (hooks/stand_in.py) when a line is too long. Each one that overflows gets tabindex="0", so Tab
+// reaches it and the arrow keys scroll it; one that fits gets none, so Tab does not stop at every output. Material
 // does the same for its own code blocks (pre > code). A region is checked again when it changes
 // (a run writes its output), and all of them when the window is resized and when the page's
 // fonts have loaded.
@@ -23,6 +24,7 @@
 // the button stays where it is.
 
 const REGIONS = [
+  ".sg-stand-in > code",
   ".sg-output",
   ".sg-figure",
   ".md-typeset div.arithmatex",
