@@ -362,8 +362,9 @@ def test_a_load_failure_says_so_in_the_status_line_and_where_the_reader_runs(con
     watch.errors.clear()  # the failure this test caused on purpose
 
 
-def scripts_loaded(context, url: str) -> dict[str, int]:
-    """The site's own scripts a page loads (file name → bytes), once it has settled.
+def scripts_loaded(context, url: str) -> tuple[object, dict[str, int]]:
+    """A page at `url`, once it has settled, and the site's own scripts it has loaded (file name →
+    bytes; the dict keeps filling as the page loads more).
 
     Only the page's own requests count: the service worker's download of the whole site for
     offline reading (which starts once a page has loaded) is not what the page loads.
@@ -384,21 +385,32 @@ def scripts_loaded(context, url: str) -> dict[str, int]:
     site_page.wait_for_function("typeof scratchgrad === 'object'", timeout=LOAD_TIMEOUT_MS)
     # A chapter downloads Python meanwhile: on a busy machine, past Playwright's default 30 s.
     site_page.wait_for_load_state("networkidle", timeout=LOAD_TIMEOUT_MS)
-    return loaded
+    return site_page, loaded
+
+
+EDITOR_CODE = 200_000
+"""Bytes: CodeMirror's chunk is larger (~370 kB), every other script of a page far smaller."""
 
 
 @pytest.mark.fresh_context
 def test_a_page_of_prose_loads_the_runner_but_no_editor_or_playground_code(context, site_url):
-    chapter = scripts_loaded(context, page_url(site_url, FIRST_PAGE))
-    prose = scripts_loaded(context, page_url(site_url, "notation.md"))
-    editor_chunk = max(chapter, key=chapter.get)  # CodeMirror, by far the largest
-    assert chapter[editor_chunk] > 200_000, chapter
+    _, prose = scripts_loaded(context, page_url(site_url, "notation.md"))
     assert "runner.js" in prose, prose
-    assert editor_chunk not in prose, prose
     assert not any(name.startswith(("page-controller", "playgrounds", "exercise-page")) for name in prose), (
         prose
     )
     assert sum(prose.values()) < 20_000, prose
+
+
+@pytest.mark.fresh_context
+def test_a_chapter_loads_codemirror_only_when_the_reader_first_needs_an_editor(context, site_url):
+    chapter, loaded = scripts_loaded(context, page_url(site_url, FIRST_PAGE))
+    assert any(name.startswith("page-controller") for name in loaded), loaded
+    assert chapter.locator(".cm-editor").count() == 0
+    assert max(loaded.values()) < EDITOR_CODE, loaded  # the blocks' code came, CodeMirror did not
+    block(chapter, 0).locator(":scope > .sg-source").focus()  # Tab reaches the first block's code
+    chapter.locator(".sg-runnable >> nth=0 >> .cm-content").wait_for()
+    assert max(loaded.values()) > EDITOR_CODE, loaded
 
 
 def test_a_formula_reached_by_instant_navigation_from_a_page_without_one_is_typeset(context, site_url):

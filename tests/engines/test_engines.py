@@ -84,14 +84,17 @@ def paste_code(engine, container: str, code: str) -> None:
     WebDriver engine here offers Playwright's insert_text, and typed keys would be auto-indented.
     """
     # An editor is made when first needed (web/page/editor.js): here by a press on the code that
-    # stands in for it, as a reader's click. Focus and scrolling make one too, but not in the page
-    # Firefox's WebDriver session drives: it gets no focus event and no intersection updates.
+    # stands in for it, as a reader's click (Firefox's WebDriver session gets no focus event), once
+    # CodeMirror has loaded.
     engine.evaluate(f"""(() => {{
       const standIn = {container}.querySelector('[role=textbox]:not(.cm-content)');
       standIn?.scrollIntoView();
       const box = standIn?.getBoundingClientRect();
       const at = {{ clientX: box?.left + 8, clientY: box?.top + 8 }}; // on its first line, as a click
       standIn?.dispatchEvent(new MouseEvent('mousedown', {{ bubbles: true, cancelable: true, ...at }}));
+    }})()""")
+    engine.wait_for(f"{container}.querySelector('.cm-content') !== null", 30, "the editor, made by the press")
+    engine.evaluate(f"""(() => {{
       const view = {container}.querySelector('.cm-content').cmTile.root.view;
       const everything = {{ from: 0, to: view.state.doc.length, insert: {json.dumps(code)} }};
       view.dispatch({{ changes: everything, userEvent: 'input.paste' }});
