@@ -4,7 +4,7 @@ The panel (`scratchgrad.playground.panel.PanelSession`) is set up as the worker 
 moons preset, "Engine: yours" with the exercises' reference pieces passed. Each measured step is
 taken in the parts `YourTrainer.step` and the panel take it in, each timed on its own:
 
-- ``accuracy``: the step's accuracy, on the model as the step finds it (`predict_all`, plain floats);
+- ``accuracy``: the accuracy of the step's batch, on the model as the step finds it (`predict_all`);
 - ``train``: the reader's ``train(model, xs, ys, 1, lr)``, with the cyclic collector paused;
 - ``collect``: ``gc.collect(0)`` on what the reader's step left (``found``: how many objects);
 - ``pace``: the book's engine's share of a step (`EnginePace.measure`);
@@ -61,8 +61,10 @@ def timed(clock_ms: dict[str, list[float]], part: str, action: Callable[[], obje
 def step_in_parts(session: PanelSession, clock_ms: dict[str, list[float]]) -> int:
     """One step, part by part as `YourTrainer.step` and the panel take it; returns what was collected."""
     trainer = session.stepper.trainer
-    xs, ys = trainer.batch() if hasattr(trainer, "batch") else (trainer.xs, trainer.ys)
-    timed(clock_ms, "accuracy", lambda: accuracy(predict_all(trainer.model, trainer.xs), trainer.ys))
+    batches = getattr(trainer, "batches", None)  # None before the reader's engine took batches
+    batch = batches.next() if batches else range(len(trainer.xs))
+    xs, ys = [trainer.xs[i] for i in batch], [trainer.ys[i] for i in batch]
+    timed(clock_ms, "accuracy", lambda: accuracy(predict_all(trainer.model, xs), ys))
     train, collect = (lambda: trainer.train(trainer.model, xs, ys, 1, trainer.lr)), (lambda: gc.collect(0))
     gc.disable()  # and enabled again only after the collection: the first allocation would start one
     try:
