@@ -65,6 +65,10 @@ class Batches:
     them) by a `random.Random(seed)` of its own, and the last batch of an epoch takes what is left.
     The same `count`, `size` and `seed` always give the same batches, whoever trains on them.
 
+    Raises:
+        ValueError: `size` is neither None nor a whole number from 1 to `count`; the message
+            names `owner`, the trainer it was given to.
+
     Example:
         >>> batches = Batches(5, size=2, seed=0)
         >>> [batches.next() for _ in range(3)]  # one epoch: two batches of 2, then the 1 left
@@ -73,7 +77,11 @@ class Batches:
         [0, 1, 2]
     """
 
-    def __init__(self, count: int, size: int | None = None, seed: int = 0) -> None:
+    def __init__(self, count: int, size: int | None = None, seed: int = 0, owner: str = "Batches") -> None:
+        if size is not None and not (is_whole_number(size) and 1 <= size <= count):
+            raise ValueError(
+                f"{owner} needs batch_size None or 1 … {count} (the number of examples), got {size!r}"
+            )
         self.count, self.size = count, size
         self._rng = random.Random(seed)
         self._epoch_left: list[int] = []
@@ -128,14 +136,10 @@ class Trainer:
             raise ValueError(f"Trainer got {len(xs)} examples but {len(ys)} targets")
         if not xs:
             raise ValueError("Trainer needs at least one example, got none")
-        if batch_size is not None and not (is_whole_number(batch_size) and 1 <= batch_size <= len(xs)):
-            raise ValueError(
-                f"Trainer needs batch_size None or 1 … {len(xs)} (the number of examples), got {batch_size!r}"
-            )
+        self.batches = Batches(len(xs), batch_size, seed, owner="Trainer")
         self.model, self.xs, self.ys = model, list(xs), list(ys)
         self.loss, self.optimizer, self.batch_size = loss, optimizer, batch_size
         self.history = History()
-        self.batches = Batches(len(xs), batch_size, seed)
 
     # --8<-- [start:trainer_step]
     def step(self) -> StepRecord:

@@ -114,6 +114,11 @@ def test_the_readers_train_gets_the_batches_the_books_trainer_takes_with_the_sam
     assert [len(batch) for batch in seen_by_yours] == [4, 4, 2, 4, 4]
 
 
+def test_a_batch_larger_than_the_examples_is_refused_with_the_trainers_name():
+    with pytest.raises(ValueError, match=r"YourTrainer needs batch_size None or 1 … 2 .* got 3"):
+        YourTrainer(None, None, [[0.0, 1.0], [1.0, 0.0]], [1.0, -1.0], 0.1, batch_size=3)
+
+
 def test_a_batched_step_records_the_accuracy_of_its_batch_before_its_update():
     session = PanelSession()
     configure(session, MOONS_IN_BATCHES, passing_work())

@@ -154,7 +154,7 @@ class YourTrainer:
     ):
         self.model, self.train, self.lr = model, train, lr
         self.xs, self.ys = [list(x) for x in xs], list(ys)
-        self.batches = Batches(len(self.xs), batch_size, seed)
+        self.batches = Batches(len(self.xs), batch_size, seed, owner="YourTrainer")
         self.history = History()
         self.step_seconds: list[float] = []
         """How long each step's call of the reader's ``train`` took, its garbage collected included."""
