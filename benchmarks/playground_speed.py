@@ -10,7 +10,8 @@ opens the Playground page in Chromium (the same launch as tests/browser) and mea
 2. **every data set's preset**: steps per second and redraws per second over a few seconds
    of Play; and the moons preset once more with "Engine: yours", the reader's own engine (the
    exercises' reference pieces, stored as passed), against the book's (target ≥ 30 steps/s),
-   with the line the panel itself shows (the reader's ms a step against the book's, measured live);
+   with the line the panel itself shows (the reader's ms a step against the book's, measured live):
+   at the preset's own batch (all 100 points, the target's figure), and again in batches of 20;
 3. for each, long tasks on the page (> 50 ms) while training, and the start-up time
    (navigation → panel ready).
 
@@ -20,12 +21,14 @@ loss the panel shows must be CPython's after the same number of steps (to 12 dig
 tests/browser/test_playground.py; or both below 1e-20, where a loss is rounding noise: the
 four points train to ~1e-31, whose digits differ between CPython 3.11 and Pyodide's 3.14).
 Speed below target is printed, not enforced: the CPU is
-shared with other work, so timings are noisy.
+shared with other work, so timings are noisy. ``--only-yours [BATCH …]`` measures "Engine: yours"
+alone (``--repeats`` rounds, batch sizes taking turns), for comparing two builds side by side.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -54,7 +57,8 @@ SAME_DIGITS = 1e-12
 TRAINED_TO_NOISE = 1e-20  # a loss this small is rounding noise: CPython 3.11 and Pyodide's 3.14 differ in it
 DATA_SETS = ["four_points", "xor", "moons", "circles", "spiral"]
 YOURS = "moons"  # the preset trained once more with "Engine: yours" (the exercises' reference pieces)
-YOURS_TARGET = 30.0  # steps per second
+YOURS_TARGET = 30.0  # steps per second, at the preset's batch
+YOURS_BATCHES = (None, 20)  # the preset's (every point) and a batch of 20
 SAME_DIGITS_YOURS = 1e-9  # the reader's Value sums gradients in a set's order, which differs between Pythons
 PANEL = ".sg-playground"
 
@@ -164,12 +168,13 @@ def measure_data_set(browser, site_url: str, name: str, seconds: float) -> dict:
     return result
 
 
-def measure_yours(browser, site_url: str, seconds: float) -> dict:
-    """`YOURS`'s preset trained by the reader's own engine: steps and redraws per second, checked."""
+def measure_yours(browser, site_url: str, seconds: float, batch_size: int | None = None) -> dict:
+    """`YOURS`'s preset trained by the reader's own engine in batches of `batch_size`: steps and
+    redraws per second, checked."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     work = readers_engine()
     store_as_passed(context, work)
-    query = to_query(PRESETS[YOURS]).replace("engine=scratchgrad", "engine=yours")
+    query = to_query(dataclasses.replace(PRESETS[YOURS], engine="yours", batch_size=batch_size))
     page = context.new_page()
     page.goto(f"{site_url}playground/?{query}")
     page.wait_for_selector(f'{PANEL}[data-sg-state="paused"]', timeout=120_000)
@@ -185,6 +190,7 @@ def measure_yours(browser, site_url: str, seconds: float) -> dict:
     if difference > SAME_DIGITS_YOURS:
         raise SystemExit(f"engine=yours: the panel's loss {shown['loss']!r} is not CPython's {expected!r}")
     result = {
+        "batch_size": batch_size,
         "steps_per_second": (last[1] - first[1]) / ((last[0] - first[0]) / 1000),
         "redraws_per_second": rate(stamps["draws"], stamps["started"] + 500, stamps["ended"]),
         "long_tasks_ms": long_tasks(stamps),
@@ -201,6 +207,24 @@ def demo_time(result: dict) -> float:
     return result["seconds_to_step_100"]
 
 
+def print_yours(yours: dict, book: float | None) -> None:
+    """One line for "Engine: yours" at one batch size; the target is the preset's, every point."""
+    batch = yours["batch_size"]
+    name = f"{YOURS}, yours" + (f", batch {batch}" if batch else "")
+    if batch is None:
+        met = "meets target" if yours["steps_per_second"] >= YOURS_TARGET else "BELOW TARGET"
+        words = f"target ≥ {YOURS_TARGET:.0f} steps/s: {met}"
+    else:
+        words = f"a batch of {batch} of the {PRESETS[YOURS].points} points a step; not the target's figure"
+    against = f"the book's preset is {book / yours['steps_per_second']:.1f}× as fast; " if book else ""
+    print(
+        f"  {name:<24} {yours['steps_per_second']:8.1f} {yours['redraws_per_second']:10.1f}"
+        f" {sum(d > 50 for d in yours['long_tasks_ms']):11d}   ({against}{words})"
+    )
+    if yours.get("pace"):
+        print(f"    the panel's own line: “{yours['pace_line']}”")
+
+
 def report(results: dict) -> None:
     demo = results[DEMO]
     in_time = "meets target" if demo_time(demo) < DEMO_TARGET_SECONDS else "BELOW TARGET"
@@ -211,32 +235,51 @@ def report(results: dict) -> None:
     print(f"  Play → step 100: median {demo_time(demo):.2f} s of {runs} ({target})")
     print(f"  redraws: {demo['redraws_per_second']:.1f}/s (target ≥ {REDRAW_TARGET}: {fluid})")
     print(f"  long tasks > 50 ms while training: {sum(d > 50 for d in demo['long_tasks_ms'])}")
-    print(f"\n  {'preset':<14} {'steps/s':>8} {'redraws/s':>10} {'long tasks*':>11} {'start-up s':>11}")
+    print(f"\n  {'preset':<24} {'steps/s':>8} {'redraws/s':>10} {'long tasks*':>11} {'start-up s':>11}")
     for name in DATA_SETS:
         r = results["data_sets"][name]
         tasks = sum(d > 50 for d in r["long_tasks_ms"])
         print(
-            f"  {name:<14} {r['steps_per_second']:8.1f} {r['redraws_per_second']:10.1f} {tasks:11d}"
+            f"  {name:<24} {r['steps_per_second']:8.1f} {r['redraws_per_second']:10.1f} {tasks:11d}"
             f" {r['startup_seconds']:11.1f}"
         )
-    yours, book = results["yours"], results["data_sets"][YOURS]["steps_per_second"]
-    met = "meets target" if yours["steps_per_second"] >= YOURS_TARGET else "BELOW TARGET"
-    print(
-        f"  {YOURS + ', yours':<14} {yours['steps_per_second']:8.1f} {yours['redraws_per_second']:10.1f}"
-        f" {sum(d > 50 for d in yours['long_tasks_ms']):11d}   (the reader's engine: the book's is"
-        f" {book / yours['steps_per_second']:.1f}× as fast; target ≥ {YOURS_TARGET:.0f} steps/s: {met})"
-    )
-    if yours.get("pace"):
-        print(f"  the panel's own line: “{yours['pace_line']}”")
+    for yours in results["yours"]:
+        print_yours(yours, results["data_sets"][YOURS]["steps_per_second"])
     print("  * wall-clock long tasks (> 50 ms) while training: on a busy machine the OS can stretch any task")
     print("  (every panel's loss after Pause checked against CPython's: same to 12 digits)")
+
+
+def measure_all(browser, site_url: str, options: argparse.Namespace) -> dict:
+    """The demo (`options.repeats` runs), every data set's preset, and "Engine: yours" at each batch size."""
+    runs = sorted((measure_demo(browser, site_url) for _ in range(options.repeats)), key=demo_time)
+    demo = {**runs[len(runs) // 2], "seconds_to_step_100_runs": [demo_time(r) for r in runs]}
+    return {
+        DEMO: demo,
+        "data_sets": {name: measure_data_set(browser, site_url, name, options.seconds) for name in DATA_SETS},
+        "yours": [measure_yours(browser, site_url, options.seconds, batch) for batch in YOURS_BATCHES],
+    }
+
+
+def measure_only_yours(browser, site_url: str, options: argparse.Namespace) -> dict:
+    """ "Engine: yours" alone, `options.repeats` rounds of each batch size asked for, taking turns."""
+    batches = [None if batch == "all" else int(batch) for batch in options.only_yours] or YOURS_BATCHES
+    rounds = [batch for _ in range(options.repeats) for batch in batches]
+    return {"yours": [measure_yours(browser, site_url, options.seconds, batch) for batch in rounds]}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, help="a built site (default: build one now)")
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds of Play per data set")
-    parser.add_argument("--repeats", type=int, default=3, help="runs of the demo measurement (median)")
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="runs of the demo (median), or with --only-yours rounds"
+    )
+    parser.add_argument(
+        "--only-yours",
+        nargs="*",
+        metavar="BATCH",
+        help='measure "Engine: yours" alone, at these batch sizes ("all" or a number; default: all 20)',
+    )
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         site = options.site
@@ -248,18 +291,19 @@ def main() -> None:
         site_url = f"http://127.0.0.1:{server.server_port}/"
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
-            runs = sorted((measure_demo(browser, site_url) for _ in range(options.repeats)), key=demo_time)
-            demo = {**runs[len(runs) // 2], "seconds_to_step_100_runs": [demo_time(r) for r in runs]}
-            data_sets = {
-                name: measure_data_set(browser, site_url, name, options.seconds) for name in DATA_SETS
-            }
-            yours = measure_yours(browser, site_url, options.seconds)
+            if options.only_yours is not None:
+                results = measure_only_yours(browser, site_url, options)
+            else:
+                results = measure_all(browser, site_url, options)
             browser.close()
         stop(server)
     load = "load average {:.1f} {:.1f} {:.1f} on {} cores".format(*os.getloadavg(), os.cpu_count())
-    results = {"measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load": load, DEMO: demo}
-    results["data_sets"] = data_sets
-    results["yours"] = yours
+    results = {"measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load": load, **results}
+    if options.only_yours is not None:
+        print(f"Engine: yours, in Chromium ({results['load']}):")
+        for yours in results["yours"]:
+            print_yours(yours, None)
+        return
     report(results)
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")

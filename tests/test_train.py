@@ -11,7 +11,7 @@ from scratchgrad.losses import accuracy, mse, softmax_cross_entropy
 from scratchgrad.nn import MLP
 from scratchgrad.optim import SGD, Adam
 from scratchgrad.playground import micrograd_demo
-from scratchgrad.train import History, StepRecord, Trainer, fit
+from scratchgrad.train import Batches, History, StepRecord, Trainer, fit
 
 
 def test_trainer_step_equals_the_hand_written_loop():
@@ -60,6 +60,28 @@ def test_mini_batches_visit_every_example_once_per_epoch():
     assert sorted(first_epoch) == list(range(10)) == sorted(second_epoch)
     assert first_epoch != list(range(10))  # shuffled
     assert first_epoch != second_epoch  # shuffled anew each epoch
+
+
+def test_a_trainer_takes_the_batches_that_batches_of_its_seed_draw():
+    xs = [[float(i)] for i in range(10)]
+    parameter = Value(0.5)
+    visited = []
+
+    def model(x):
+        visited.append(int(x[0]))
+        return parameter * x[0]
+
+    trainer = Trainer(model, xs, [1.0] * 10, mse, SGD([parameter], lr=1e-3), batch_size=3, seed=7)
+    batches = Batches(10, 3, seed=7)
+    for _ in range(8):
+        visited.clear()
+        trainer.step()
+        assert visited == batches.next()
+
+
+def test_without_a_size_every_batch_is_every_example_in_order():
+    batches = Batches(4, seed=9)
+    assert [batches.next() for _ in range(3)] == [[0, 1, 2, 3]] * 3
 
 
 def test_mini_batch_order_is_set_by_the_seed():

@@ -28,7 +28,7 @@ from scratchgrad.engine import Value
 from scratchgrad.losses import accuracy
 from scratchgrad.optim import Optimizer
 
-__all__ = ["History", "StepRecord", "Trainer", "fit"]
+__all__ = ["Batches", "History", "StepRecord", "Trainer", "fit"]
 
 Model = Callable[[Sequence[float]], Any]
 Loss = Callable[[list[Any], list[Any]], Value]
@@ -58,6 +58,45 @@ class History:
         return len(self.loss)
 
 
+class Batches:
+    """Which examples each training step takes: all of them, or `size` at a time from a shuffled order.
+
+    With a `size`, the examples are shuffled anew at the start of each epoch (a pass over all of
+    them) by a `random.Random(seed)` of its own, and the last batch of an epoch takes what is left.
+    The same `count`, `size` and `seed` always give the same batches, whoever trains on them.
+
+    Raises:
+        ValueError: `size` is neither None nor a whole number from 1 to `count`; the message
+            names `owner`, the trainer it was given to.
+
+    Example:
+        >>> batches = Batches(5, size=2, seed=0)
+        >>> [batches.next() for _ in range(3)]  # one epoch: two batches of 2, then the 1 left
+        [[2, 1], [0, 4], [3]]
+        >>> Batches(3).next()  # no size: every example, every step
+        [0, 1, 2]
+    """
+
+    def __init__(self, count: int, size: int | None = None, seed: int = 0, owner: str = "Batches") -> None:
+        if size is not None and not (is_whole_number(size) and 1 <= size <= count):
+            raise ValueError(
+                f"{owner} needs batch_size None or 1 … {count} (the number of examples), got {size!r}"
+            )
+        self.count, self.size = count, size
+        self._rng = random.Random(seed)
+        self._epoch_left: list[int] = []
+
+    def next(self) -> list[int]:
+        """The indices of the next batch: all of them, or the next slice of this epoch's shuffle."""
+        if self.size is None:
+            return list(range(self.count))
+        if not self._epoch_left:
+            self._epoch_left = list(range(self.count))
+            self._rng.shuffle(self._epoch_left)
+        batch, self._epoch_left = self._epoch_left[: self.size], self._epoch_left[self.size :]
+        return batch
+
+
 class Trainer:
     """Trains `model` on ``(xs, ys)``, one `step()` at a time.
 
@@ -77,7 +116,7 @@ class Trainer:
             A number k trains on k examples per step, going through the data in
             an order shuffled anew each epoch; the last batch of an epoch may
             be smaller.
-        seed: seeds the shuffling (a `random.Random` of the Trainer's own).
+        seed: seeds the shuffling (`Batches`, with a `random.Random` of its own).
     """
 
     def __init__(
@@ -97,20 +136,15 @@ class Trainer:
             raise ValueError(f"Trainer got {len(xs)} examples but {len(ys)} targets")
         if not xs:
             raise ValueError("Trainer needs at least one example, got none")
-        if batch_size is not None and not (is_whole_number(batch_size) and 1 <= batch_size <= len(xs)):
-            raise ValueError(
-                f"Trainer needs batch_size None or 1 … {len(xs)} (the number of examples), got {batch_size!r}"
-            )
+        self.batches = Batches(len(xs), batch_size, seed, owner="Trainer")
         self.model, self.xs, self.ys = model, list(xs), list(ys)
         self.loss, self.optimizer, self.batch_size = loss, optimizer, batch_size
         self.history = History()
-        self._rng = random.Random(seed)
-        self._epoch_left: list[int] = []
 
     # --8<-- [start:trainer_step]
     def step(self) -> StepRecord:
         """One forward pass, backward pass and update; returns what the step saw."""
-        batch = self._next_batch()
+        batch = self.batches.next()
         targets = [self.ys[i] for i in batch]
         scores = [self.model(self.xs[i]) for i in batch]
         loss = self.loss(scores, targets)
@@ -126,16 +160,6 @@ class Trainer:
         return record
 
     # --8<-- [end:trainer_step]
-
-    def _next_batch(self) -> list[int]:
-        """The indices of the next batch: all of them, or the next slice of this epoch's shuffle."""
-        if self.batch_size is None:
-            return list(range(len(self.xs)))
-        if not self._epoch_left:
-            self._epoch_left = list(range(len(self.xs)))
-            self._rng.shuffle(self._epoch_left)
-        batch, self._epoch_left = self._epoch_left[: self.batch_size], self._epoch_left[self.batch_size :]
-        return batch
 
 
 def fit(

@@ -543,6 +543,29 @@ def test_the_capstone_trains_with_the_readers_engine_as_cpython_does(context, si
     assert float(words[3]) == pytest.approx(shown["loss"], rel=1e-9)
 
 
+YOURS_IN_BATCHES = "dataset=moons&points=40&hidden=4&lr=0.3&batch_size=10&seed=2&engine=yours"
+
+
+@pytest.mark.fresh_context
+def test_the_capstone_trains_the_readers_engine_in_batches_as_cpython_does(context, site_url):
+    work = readers_engine()
+    store_as_passed(context, work)
+    page = open_playground(context, site_url, YOURS_IN_BATCHES)
+    assert page.locator(".sg-pg-field[data-field=batch_size].sg-pg-field--unused").count() == 0
+    play_until(page, 12)
+    pause(page)
+    shown = panel_state(page)
+    session = PanelSession()
+    session.configure(YOURS_IN_BATCHES, "", json.dumps(work))
+    expected = json.loads(session.step(shown["steps"]))
+    assert shown["loss"] == pytest.approx(expected["loss"], rel=1e-9)  # the set's order, as above
+    assert shown["accuracy"] == expected["accuracy"]
+    page.click(".sg-pg-code summary")
+    page.wait_for_function("document.querySelector('.sg-pg-program code').textContent.length > 0")
+    program = page.locator(".sg-pg-program code").text_content()
+    assert "trainer = YourTrainer(model, train, xs, ys, lr=0.3, batch_size=10, seed=2)" in program
+
+
 @pytest.mark.fresh_context
 def test_the_capstone_names_the_pieces_still_missing_instead_of_training(context, site_url):
     work = readers_engine()

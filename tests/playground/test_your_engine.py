@@ -14,9 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from scratchgrad import Value
 from scratchgrad.exercises import export
 from scratchgrad.exercises.registry import by_id
-from scratchgrad.playground import PanelSession, from_query, generate_code
+from scratchgrad.losses import accuracy, mse
+from scratchgrad.optim import SGD
+from scratchgrad.playground import PanelSession, Settings, from_query, generate_code, predict_all
 from scratchgrad.playground.program import YOUR_MODULE
 from scratchgrad.playground.your_engine import (
     ENGINE_PIECES,
@@ -26,9 +29,11 @@ from scratchgrad.playground.your_engine import (
     load_your_engine,
     your_engine_installed,
 )
+from scratchgrad.train import Batches, Trainer
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 XOR = "dataset=xor&hidden=4&lr=0.3&engine=yours"
+MOONS_IN_BATCHES = "dataset=moons&points=30&hidden=4&lr=0.3&batch_size=7&seed=3&engine=yours"
 
 
 def passing_work() -> dict[str, str]:
@@ -55,7 +60,7 @@ def test_a_panel_trains_with_the_readers_engine_and_the_loss_falls():
     session = PanelSession()
     answer = configure(session, XOR, passing_work())
     assert answer["problems"] == {}
-    assert set(answer["unused"]) >= {"activation", "loss", "optimizer", "batch_size"}
+    assert set(answer["unused"]) >= {"activation", "loss", "optimizer"}
     first = answer["frame"]["loss"]
     frame = json.loads(session.step(60))
     assert frame["steps"] == 60
@@ -65,18 +70,73 @@ def test_a_panel_trains_with_the_readers_engine_and_the_loss_falls():
     assert [layer["activation"] for layer in frame["layers"]] == ["tanh", "tanh"]
 
 
-def test_each_step_is_one_call_of_the_readers_train_on_the_readers_model():
+@pytest.mark.parametrize("query", [XOR, MOONS_IN_BATCHES])
+def test_each_step_is_one_call_of_the_readers_train_on_the_readers_model_and_the_steps_batch(query):
     engine = load_your_engine(passing_work())
-    settings = from_query(XOR)
+    settings = from_query(query)
     with your_engine_installed(engine):
         namespace: dict = {}
-        exec(generate_code(settings, 3), namespace)
+        exec(generate_code(settings, 6), namespace)
     stepped = namespace["trainer"].history.loss
     random.seed(settings.seed)
-    model = engine.MLP(3 if settings.dataset == "four_points" else 2, [4, 1])
-    by_hand = engine.train(model, namespace["xs"], namespace["ys"], 3, settings.lr)
+    model = engine.MLP(settings.inputs, [4, 1])
+    xs, ys = namespace["xs"], namespace["ys"]
+    batches = Batches(len(xs), settings.batch_size, settings.seed)
+    by_hand = []
+    for _ in range(6):
+        batch = batches.next()
+        by_hand += engine.train(model, [xs[i] for i in batch], [ys[i] for i in batch], 1, settings.lr)
     # Equal but for the last bits: the reader's Value sums gradients in set order (by address).
     assert stepped == pytest.approx(by_hand, rel=1e-12)
+
+
+def test_the_readers_train_gets_the_batches_the_books_trainer_takes_with_the_same_seed():
+    seen_by_yours, seen_by_the_book = [], []
+    weight = Value(0.5)
+
+    def train(model, xs, ys, steps, learning_rate):
+        seen_by_yours.append(xs)
+        return [0.5]
+
+    def book_model(x):
+        seen_by_the_book[-1].append(x)
+        return weight * x[0]
+
+    xs, ys = [[float(i), -float(i)] for i in range(10)], [1.0, -1.0] * 5
+    model = load_your_engine(passing_work()).MLP(2, [1])
+    yours = YourTrainer(model, train, xs, ys, 0.1, batch_size=4, seed=5)
+    book = Trainer(book_model, xs, ys, mse, SGD([weight], lr=0.1), batch_size=4, seed=5)
+    for _ in range(5):  # an epoch and a half: batches of 4, 4, 2, 4, 4
+        yours.step()
+        seen_by_the_book.append([])
+        book.step()
+    assert seen_by_yours == seen_by_the_book
+    assert [len(batch) for batch in seen_by_yours] == [4, 4, 2, 4, 4]
+
+
+def test_a_batch_larger_than_the_examples_is_refused_with_the_trainers_name():
+    with pytest.raises(ValueError, match=r"YourTrainer needs batch_size None or 1 … 2 .* got 3"):
+        YourTrainer(None, None, [[0.0, 1.0], [1.0, 0.0]], [1.0, -1.0], 0.1, batch_size=3)
+
+
+def test_a_batched_step_records_the_accuracy_of_its_batch_before_its_update():
+    session = PanelSession()
+    configure(session, MOONS_IN_BATCHES, passing_work())
+    trainer = session.stepper.trainer
+    batch = Batches(30, 7, 3).next()
+    scores = predict_all(trainer.model, [trainer.xs[i] for i in batch])
+    record = trainer.step()
+    assert record.accuracy == accuracy(scores, [trainer.ys[i] for i in batch])
+
+
+def test_batch_size_is_a_setting_of_your_engine_and_the_books_pace_steps_take_the_same_batches():
+    assert "batch_size" not in Settings(engine="yours", batch_size=20).unused()
+    session = PanelSession()
+    answer = configure(session, MOONS_IN_BATCHES, passing_work())
+    assert "batch_size" not in answer["unused"]
+    assert "batch_size=7, seed=3" in session.code(10)
+    yours, book = session.pace.yours.batches, session.pace.book.batches
+    assert [yours.next() for _ in range(6)] == [book.next() for _ in range(6)]
 
 
 def test_missing_pieces_are_named_with_their_chapters_instead_of_training():

@@ -83,14 +83,13 @@ def setup_code(settings: Settings) -> str:
         )
         lines += ["", "", "def loss(scores, targets):", f"    return {call}", "", ""]
         trainer_arguments[3] = "loss"
-    if settings.batch_size is not None:
-        trainer_arguments += [f"batch_size={settings.batch_size}", f"seed={settings.seed}"]
+    trainer_arguments += _batch_arguments(settings)
     lines.append(f"trainer = Trainer({', '.join(trainer_arguments)})")
     return "\n".join(lines) + "\n"
 
 
 def _your_setup_code(settings: Settings) -> str:
-    """The set-up with the reader's engine: their MLP (tanh neurons), stepped by their ``train``."""
+    """The set-up with the reader's engine: their MLP (tanh neurons), their ``train`` on each batch."""
     lines = [
         f"# The playground's program for {to_query(settings)}",
         f"# Your engine: {YOUR_MODULE}.py, the file the Your turn exercises export, next to this one.",
@@ -103,9 +102,17 @@ def _your_setup_code(settings: Settings) -> str:
         f"xs, ys = {_data_call(settings)}",
         f"random.seed({settings.seed})  # your Neuron draws its weights with random.uniform",
         f"model = MLP({settings.inputs}, {[*settings.hidden, 1]})",
-        f"trainer = YourTrainer(model, train, xs, ys, lr={settings.lr!r})",
     ]
+    trainer_arguments = ["model", "train", "xs", "ys", f"lr={settings.lr!r}", *_batch_arguments(settings)]
+    lines.append(f"trainer = YourTrainer({', '.join(trainer_arguments)})")
     return "\n".join(lines) + "\n"
+
+
+def _batch_arguments(settings: Settings) -> list[str]:
+    """The trainer's batch arguments, the same for the book's `Trainer` and the reader's `YourTrainer`."""
+    if settings.batch_size is None:
+        return []
+    return [f"batch_size={settings.batch_size}", f"seed={settings.seed}"]
 
 
 def _loss_function(settings: Settings) -> str:

@@ -49,8 +49,8 @@ LOSSES = ("cross_entropy", "hinge", "mse")
 OPTIMIZERS = ("sgd", "momentum", "adam")
 SCHEDULES = ("inverse", "linear")
 ENGINES = ("scratchgrad", "yours")
-YOUR_ENGINE_FIXES = ("activation", "loss", "optimizer", "schedule", "decay", "l2", "batch_size")
-"""The settings the reader's engine has no say in: its neurons are tanh, its loop full-batch MSE descent."""
+YOUR_ENGINE_FIXES = ("activation", "loss", "optimizer", "schedule", "decay", "l2")
+"""The settings the reader's engine has no say in: its neurons are tanh, its loop plain MSE descent."""
 
 MAX_POINTS = 400
 MAX_LAYERS = 4
@@ -83,8 +83,8 @@ class Settings:
         seed: seeds the data, the initial weights and the batch shuffling.
         engine: ``scratchgrad``, or ``yours``: the engine the reader built in the exercises
             (their Value, MLP and ``train``: tanh neurons, mean squared error, plain gradient
-            descent on every point), which makes activation, loss, optimizer, schedule, decay,
-            l2 and batch size mean nothing (see `scratchgrad.playground.your_engine`).
+            descent on each step's batch), which makes activation, loss, optimizer, schedule,
+            decay and l2 mean nothing (see `scratchgrad.playground.your_engine`).
     """
 
     dataset: str = "moons"

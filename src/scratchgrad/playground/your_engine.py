@@ -42,7 +42,7 @@ from scratchgrad.nn import MLP
 from scratchgrad.optim import SGD
 from scratchgrad.playground.program import YOUR_MODULE
 from scratchgrad.playground.stepper import predict_all
-from scratchgrad.train import History, StepRecord, Trainer
+from scratchgrad.train import Batches, History, StepRecord, Trainer
 
 __all__ = [
     "ENGINE_PIECES",
@@ -126,9 +126,11 @@ def your_engine_installed(engine: ModuleType) -> Iterator[None]:
 class YourTrainer:
     """Steps the reader's `MLP` with the reader's `train`, keeping the records `Trainer` keeps.
 
-    Each `step` calls ``train(model, xs, ys, 1, lr)`` once: one full-batch step of mean squared
-    error, in the reader's code from forward pass to update. The accuracy of the step is measured
-    on the model as the step found it, with plain floats (no graph).
+    Each `step` calls ``train(model, batch_xs, batch_ys, 1, lr)`` once: one step of mean squared
+    error on the step's batch, in the reader's code from forward pass to update. The batches are
+    the ones the book's `Trainer` takes with the same `batch_size` and `seed` (`Batches`): every
+    example by default. The accuracy of the step is measured on its batch, on the model as the
+    step found it, with plain floats (no graph).
 
     Args:
         model: the reader's `MLP` (``layers`` → ``neurons`` → ``w`` and ``b``, as the exercise asks).
@@ -136,11 +138,23 @@ class YourTrainer:
         xs: the examples.
         ys: their targets, ±1.
         lr: the learning rate.
+        batch_size: examples per step; None for every example at every step.
+        seed: seeds the batches' shuffling.
     """
 
-    def __init__(self, model: Any, train: Any, xs: Sequence[Sequence[float]], ys: Sequence[float], lr: float):
+    def __init__(
+        self,
+        model: Any,
+        train: Any,
+        xs: Sequence[Sequence[float]],
+        ys: Sequence[float],
+        lr: float,
+        batch_size: int | None = None,
+        seed: int = 0,
+    ):
         self.model, self.train, self.lr = model, train, lr
         self.xs, self.ys = [list(x) for x in xs], list(ys)
+        self.batches = Batches(len(self.xs), batch_size, seed, owner="YourTrainer")
         self.history = History()
         self.step_seconds: list[float] = []
         """How long each step's call of the reader's ``train`` took, its garbage collected included."""
@@ -153,10 +167,12 @@ class YourTrainer:
 
     def step(self) -> StepRecord:
         """One call of the reader's ``train`` for one step; returns what the step saw."""
-        right = accuracy(predict_all(self.model, self.xs), self.ys)
+        batch = self.batches.next()
+        xs, ys = [self.xs[i] for i in batch], [self.ys[i] for i in batch]
+        right = accuracy(predict_all(self.model, xs), ys)
         start = time.perf_counter()
         with collector_paused():
-            losses = self.train(self.model, self.xs, self.ys, 1, self.lr)
+            losses = self.train(self.model, xs, ys, 1, self.lr)
         self.step_seconds.append(time.perf_counter() - start)
         if not isinstance(losses, list) or len(losses) != 1 or not is_number(losses[0]):
             raise TypeError(
@@ -172,15 +188,16 @@ class EnginePace:
     """How fast the reader's engine trains against the book's, measured live on the same kind of step.
 
     The book's side is scratchgrad doing the reader's step: an `MLP` of the same sizes, tanh in
-    every layer (as the reader's), on the same points, with mean squared error and plain gradient
-    descent at the same rate, on a model of its own. After its first `FIRST` steps it takes one
-    only while its steps have cost less than `SHARE` of the reader's time, so both are measured in
-    the same minutes, under the same load, and the reader's training keeps the worker to itself.
+    every layer (as the reader's), on the same points in the same batches, with mean squared error
+    and plain gradient descent at the same rate, on a model of its own. After its first `FIRST`
+    steps it takes one only while its steps have cost less than `SHARE` of the reader's time, so
+    both are measured in the same minutes, under the same load, and the reader's training keeps
+    the worker to itself.
 
     Args:
         yours: the reader's `YourTrainer`, whose ``step_seconds`` are the reader's side.
         sizes: the layer sizes after the inputs, e.g. ``[8, 8, 1]``.
-        seed: seeds the book's initial weights.
+        seed: seeds the book's initial weights and, as the reader's, its batches' shuffling.
     """
 
     FIRST = 3
@@ -194,7 +211,8 @@ class EnginePace:
         self.yours = yours
         model = MLP(len(yours.xs[0]), list(sizes), rng=seed)
         optimizer = SGD(model.parameters(), lr=yours.lr)
-        self.book = Trainer(model, yours.xs, yours.ys, mse, optimizer)
+        batch_size = yours.batches.size
+        self.book = Trainer(model, yours.xs, yours.ys, mse, optimizer, batch_size=batch_size, seed=seed)
         self.book_seconds: list[float] = []
 
     def measure(self) -> None:
