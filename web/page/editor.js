@@ -89,6 +89,7 @@ export function createEditorWhenNeeded({ source, shows }, host, code, options) {
     event.preventDefault(); // the press's own focusing would come after the editor took over
     pressedAt = { clientX: event.clientX, clientY: event.clientY };
     source.focus({ preventScroll: true }); // keys typed while CodeMirror loads come here
+    make(); // also where focusing sends no focus event (a window without focus)
   };
   const keyDown = (event) => {
     const run = event.key === "Enter" && (event.ctrlKey || event.metaKey);
