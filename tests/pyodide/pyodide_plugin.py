@@ -21,7 +21,7 @@ HOST_ONLY_PATHS = {
     "tests/test_hooks.py": "the site's MkDocs hooks (MkDocs, Markdown extensions, matplotlib)",
     "tests/test_pyodide_runtime_hook.py": "the hook that bundles web/ and builds the wheel (MkDocs, Node)",
     "tests/test_exercises_hook.py": "the hook that renders the exercises (MkDocs, Markdown extensions)",
-    "tests/test_stand_in_hook.py": "the stand-in of the build's highlighted code (MkDocs, Markdown extensions)",
+    "tests/test_stand_in_hook.py": "the editors' stand-in hook (MkDocs, Markdown extensions)",
     "tests/test_stylesheets_hook.py": "a site build hook, read from hooks/ (not in the Pyodide test tree)",
     "tests/test_chapter_notebooks_hook.py": "the chapter notebooks hook (nbformat, a Jupyter kernel)",
     "tests/test_page_prose.py": "a site build helper, read from hooks/ (not in the Pyodide test tree)",
