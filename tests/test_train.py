@@ -39,15 +39,20 @@ def test_fit_returns_the_history_and_calls_back_every_step():
     assert len(history) == 4
 
 
-def test_mini_batches_visit_every_example_once_per_epoch():
-    xs = [[float(i)] for i in range(10)]
+def examples_and_a_model_that_notes_them() -> tuple[list[list[float]], Value, object, list[int]]:
+    """Ten examples 0..9, a one-parameter model of them, and the list of examples it has seen."""
     parameter = Value(0.5)
-    visited = []
+    visited: list[int] = []
 
     def model(x):
         visited.append(int(x[0]))
         return parameter * x[0]
 
+    return [[float(i)] for i in range(10)], parameter, model, visited
+
+
+def test_mini_batches_visit_every_example_once_per_epoch():
+    xs, parameter, model, visited = examples_and_a_model_that_notes_them()
     trainer = Trainer(model, xs, [1.0] * 10, mse, SGD([parameter], lr=1e-3), batch_size=4, seed=3)
     batches = []
     for _ in range(6):  # two epochs of batches 4, 4, 2
@@ -63,14 +68,7 @@ def test_mini_batches_visit_every_example_once_per_epoch():
 
 
 def test_a_trainer_takes_the_batches_that_batches_of_its_seed_draw():
-    xs = [[float(i)] for i in range(10)]
-    parameter = Value(0.5)
-    visited = []
-
-    def model(x):
-        visited.append(int(x[0]))
-        return parameter * x[0]
-
+    xs, parameter, model, visited = examples_and_a_model_that_notes_them()
     trainer = Trainer(model, xs, [1.0] * 10, mse, SGD([parameter], lr=1e-3), batch_size=3, seed=7)
     batches = Batches(10, 3, seed=7)
     for _ in range(8):

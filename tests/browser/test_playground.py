@@ -507,22 +507,30 @@ def store_as_passed(context, work: dict[str, str]) -> None:
     )
 
 
-@pytest.mark.fresh_context
-def test_the_capstone_trains_with_the_readers_engine_as_cpython_does(context, site_url):
+def trained_as_cpython_trains(context, site_url, query: str, steps: int):
+    """The Playground at `query`, the reader's engine (the exercises' reference pieces, passed)
+    trained for at least `steps` steps and paused: the page, and its panel's state, whose loss and
+    accuracy are asserted to be CPython's after as many steps of the same panel."""
     work = readers_engine()
     store_as_passed(context, work)
-    page = open_playground(context, site_url, YOURS)
-    assert page.locator("select[name=engine]").input_value() == "yours"
-    play_until(page, 30)
+    page = open_playground(context, site_url, query)
+    play_until(page, steps)
     pause(page)
     shown = panel_state(page)
     session = PanelSession()
-    session.configure(YOURS, "", json.dumps(work))
+    session.configure(query, "", json.dumps(work))
     expected = json.loads(session.step(shown["steps"]))
     # The reader's Value keeps its children in a set: the order gradients are summed in, so the
     # last bits, differ between two Pythons.
     assert shown["loss"] == pytest.approx(expected["loss"], rel=1e-9)
     assert shown["accuracy"] == expected["accuracy"]
+    return page, shown
+
+
+@pytest.mark.fresh_context
+def test_the_capstone_trains_with_the_readers_engine_as_cpython_does(context, site_url):
+    page, shown = trained_as_cpython_trains(context, site_url, YOURS, 30)
+    assert page.locator("select[name=engine]").input_value() == "yours"
     for unused in ("activation", "loss", "optimizer"):
         assert page.locator(f".sg-pg-field[data-field={unused}].sg-pg-field--unused").count() == 1
     pace = page.locator(".sg-pg-pace")  # measured live: the reader's ms a step against the book's
@@ -548,18 +556,8 @@ YOURS_IN_BATCHES = "dataset=moons&points=40&hidden=4&lr=0.3&batch_size=10&seed=2
 
 @pytest.mark.fresh_context
 def test_the_capstone_trains_the_readers_engine_in_batches_as_cpython_does(context, site_url):
-    work = readers_engine()
-    store_as_passed(context, work)
-    page = open_playground(context, site_url, YOURS_IN_BATCHES)
+    page, _ = trained_as_cpython_trains(context, site_url, YOURS_IN_BATCHES, 12)
     assert page.locator(".sg-pg-field[data-field=batch_size].sg-pg-field--unused").count() == 0
-    play_until(page, 12)
-    pause(page)
-    shown = panel_state(page)
-    session = PanelSession()
-    session.configure(YOURS_IN_BATCHES, "", json.dumps(work))
-    expected = json.loads(session.step(shown["steps"]))
-    assert shown["loss"] == pytest.approx(expected["loss"], rel=1e-9)  # the set's order, as above
-    assert shown["accuracy"] == expected["accuracy"]
     page.click(".sg-pg-code summary")
     page.wait_for_function("document.querySelector('.sg-pg-program code').textContent.length > 0")
     program = page.locator(".sg-pg-program code").text_content()

@@ -101,8 +101,13 @@ export function createEditorWhenNeeded({ source, shows }, host, code, options) {
   };
 
   host.hidden = true;
-  const standIn = { tabindex: "0", role: "textbox", "aria-multiline": "true", "aria-label": options.label };
-  standIn["aria-describedby"] = describedBy;
+  const standIn = {
+    tabindex: "0",
+    role: "textbox",
+    "aria-multiline": "true",
+    "aria-label": options.label,
+    "aria-describedby": describedBy,
+  };
   for (const [name, value] of Object.entries(standIn)) source.setAttribute(name, value);
   source.addEventListener("focus", make);
   source.addEventListener("mousedown", pressed);
