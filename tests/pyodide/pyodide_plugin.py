@@ -23,6 +23,7 @@ HOST_ONLY_PATHS = {
     "tests/test_exercises_hook.py": "the hook that renders the exercises (MkDocs, Markdown extensions)",
     "tests/test_stand_in_hook.py": "the editors' stand-in hook (MkDocs, Markdown extensions)",
     "tests/test_stylesheets_hook.py": "a site build hook, read from hooks/ (not in the Pyodide test tree)",
+    "tests/test_palette_switching_hook.py": "a site build hook (MkDocs), read from hooks/",
     "tests/test_chapter_notebooks_hook.py": "the chapter notebooks hook (nbformat, a Jupyter kernel)",
     "tests/test_page_prose.py": "a site build helper, read from hooks/ (not in the Pyodide test tree)",
     "tests/test_block_slider_hook.py": "a site build helper, read from hooks/ (not in the Pyodide test tree)",
