@@ -24,7 +24,9 @@ right after ``<meta charset>``, the service worker script: on a first visit it s
 from loading any further and reloads it as soon as it has registered. Next, on a page with
 runnable blocks, ``early-start.js`` inlined: it launches the Python worker before the browser
 parses the chapter (~300 ms sooner than from ``runner.js``). ``runner.js`` goes into every
-page's ``<head>`` as an ``async`` module, and adopts the early worker when it runs.
+page's ``<head>`` as an ``async`` module, and adopts the early worker when it runs. Material's
+own bundle, last in ``<body>``, becomes ``material-after-paint.js`` inlined: the bundle is asked
+for after the page's first frame, so mounting Material never holds up what the reader sees first.
 
 Setting ``extra.pyodide_cdn`` in mkdocs.yml switches the Pyodide runtime files to a CDN:
 ``false`` (default) self-hosts them; ``true`` uses Pyodide's own CDN for the pinned npm
@@ -72,6 +74,11 @@ CLASSIC_WORKER_ENTRY_POINTS = {"search-worker": WEB / "search" / "search-worker.
 SEARCH_WORKER = "javascripts/search-worker.js"
 MATERIAL_CONFIG = re.compile(r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.DOTALL)
 EARLY_START = WEB / "boot" / "early-start.js"
+MATERIAL_AFTER_PAINT = WEB / "boot" / "material-after-paint.js"
+MATERIAL_BUNDLE = re.compile(
+    r'<script src="(?P<src>[^"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js)"></script>'
+)
+"""Material's bundle as its template writes it, at the end of ``<body>``."""
 SERVICE_WORKER = WEB / "isolation" / "coi-serviceworker.js"  # at the site's root: its scope is the site
 PYODIDE_RUNTIME_FILES = (
     "pyodide.mjs",
@@ -135,7 +142,7 @@ def on_post_page(output: str, page, config) -> str:
     registers the worker (for the next page), so nothing waits for it.
     Material's search worker is started through the site's (``web/search/held-search.js``).
     """
-    output = hold_search(output, page.url)
+    output = material_after_paint(hold_search(output, page.url))
     runner = get_relative_url("javascripts/runner.js", page.url)
     output = output.replace("</head>", f'<script type="module" async src="{runner}"></script></head>', 1)
     first_things = ""
@@ -144,6 +151,25 @@ def on_post_page(output: str, page, config) -> str:
         first_things += f'<script data-runner="{runner}">{script}</script>'
     first_things += f'<script async src="{get_relative_url("coi-serviceworker.js", page.url)}"></script>'
     return at_top_of_head(output, first_things)
+
+
+def material_after_paint(output: str) -> str:
+    """Material's bundle asked for after the page's first frame (``web/boot/material-after-paint.js``).
+
+    A page without Material's bundle (none is built without the theme) is left as it is.
+    """
+    found = MATERIAL_BUNDLE.search(output)
+    if not found:
+        return output
+    loader = f'<script data-material="{found.group("src")}">{material_after_paint_script()}</script>'
+    return output[: found.start()] + loader + output[found.end() :]
+
+
+@functools.cache
+def material_after_paint_script() -> str:
+    """``web/boot/material-after-paint.js`` bundled as a classic script, to inline into ``<body>``."""
+    files = esbuild({"material-after-paint": MATERIAL_AFTER_PAINT}, ["--format=iife"], {})
+    return files["material-after-paint.js"].decode().strip()
 
 
 def hold_search(output: str, page_url: str) -> str:

@@ -91,6 +91,20 @@ def test_a_page_with_runnable_blocks_launches_python_right_after_its_charset_the
     assert head.endswith('<script type="module" async src="../../javascripts/runner.js"></script>')
 
 
+def test_materials_bundle_is_asked_for_after_the_first_frame_by_an_inline_loader(hook):
+    page = SimpleNamespace(url="chapters/derivatives/")
+    config = SimpleNamespace(extra={"pyodide_index_url": None})
+    bundle = '<script src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>'
+    html = hook.on_post_page(
+        f'<html><head><meta charset="utf-8"></head><body><p>x</p>{bundle}</body></html>', page, config
+    )
+    assert bundle not in html
+    body = html.split("<body>")[1]
+    assert body.startswith('<p>x</p><script data-material="../../assets/javascripts/bundle.a5f9d56c.min.js">')
+    assert "requestAnimationFrame" in body  # web/boot/material-after-paint.js, inlined
+    assert body.endswith("</script></body></html>")
+
+
 def material_config(html: str) -> dict:
     return json.loads(html.split('<script id="__config" type="application/json">')[1].split("</script>")[0])
 

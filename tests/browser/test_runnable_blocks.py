@@ -430,3 +430,33 @@ def test_a_formula_reached_by_instant_navigation_from_a_page_without_one_is_type
     assert site_page.evaluate("location.pathname").endswith("/derivatives/")
     font = site_page.evaluate("getComputedStyle(document.querySelector('.katex')).fontFamily")
     assert "KaTeX" in font, font
+
+
+MATERIAL_ASKED_AFTER_FIRST_PAINT = """() => {
+  const [paint] = performance.getEntriesByName("first-contentful-paint");
+  const bundle = performance.getEntriesByType("resource")
+    .find((each) => /bundle\\.[0-9a-f]+\\.min\\.js$/.test(each.name));
+  return paint && bundle ? [paint.startTime, bundle.startTime] : null;
+}"""
+"""When the page first painted, and when it asked for Material's bundle (ms since it started)."""
+
+
+@pytest.mark.fresh_context
+def test_a_chapter_paints_before_it_asks_for_materials_bundle_and_material_still_mounts(context, site_url):
+    """hooks/pyodide_runtime.py and web/boot/material-after-paint.js: Material's bundle is asked
+    for after the first frame, then mounts the page as if it had come with it."""
+    chapter = open_page(context, page_url(site_url, FIRST_PAGE))  # as loaded once isolated
+    chapter.wait_for_function("typeof document$ === 'object'")
+    painted, asked = chapter.wait_for_function(MATERIAL_ASKED_AFTER_FIRST_PAINT).json_value()
+    assert painted <= asked, f"the bundle was asked for at {asked} ms, before the first paint at {painted} ms"
+    chapter.locator(".md-code__nav .md-code__button").first.wait_for(state="attached")  # a copy button
+    before = chapter.evaluate("document.body.dataset.mdColorScheme")
+    chapter.locator("form[data-md-component=palette] label:visible").click()  # mounted: it switches
+    chapter.wait_for_function("s => document.body.dataset.mdColorScheme !== s", arg=before)
+    chapter.wait_for_function("scratchgrad.page !== null")
+    chapter.evaluate("window.shownFirst = scratchgrad.page")
+    chapter.locator("a.md-footer__link--next").click()  # and instant navigation enhances the next page
+    chapter.wait_for_function("scratchgrad.page !== null && scratchgrad.page !== window.shownFirst")
+    assert chapter.evaluate("typeof window.shownFirst") == "object", (
+        "the page was loaded again, not navigated"
+    )

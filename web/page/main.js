@@ -15,6 +15,7 @@
 // The playground's CSS goes into runner.css, which every page links in <head>: imported by its
 // chunk, it would arrive after the panel it styles.
 import "../playground/playground.css";
+import { whenMaterialStarted } from "../boot/material-started.js";
 import { GraphRenderer } from "../graph/graph-renderer.js";
 import { showOfflineState } from "../offline/offline-status.js";
 import { PythonRuntime } from "../runtime/python-runtime.js";
@@ -79,8 +80,10 @@ globalThis.scratchgrad = {
   },
 };
 
-// The blocks are enhanced once the page is parsed; then Material's document$ (defined by its
-// bundle at the end of <body>) announces every page that instant navigation brings.
+// The blocks are enhanced once the page is parsed; then Material's document$ announces every page
+// that instant navigation brings. Material's bundle runs after the page's first frame
+// (../boot/material-after-paint.js), so its document$ may come after this page is shown: the page
+// it first announces is this one, enhanced already.
 // Material's search builds its index once the first page's Python has started, so as not to slow
 // that start-up (../search/held-search.js).
 function whenParsed(callback) {
@@ -90,7 +93,10 @@ function whenParsed(callback) {
 
 whenParsed(() => {
   offline = showOfflineState();
-  if (globalThis.document$) globalThis.document$.subscribe(showPage);
-  else showPage();
+  showPage();
+  whenMaterialStarted(() => {
+    let first = true;
+    globalThis.document$?.subscribe(() => (first ? (first = false) : showPage()));
+  });
   letSearchStart(document.querySelector(NEEDS_PYTHON) ? runtime.start() : Promise.resolve());
 });

@@ -1,0 +1,11 @@
+// When Material's bundle has started on this page: the one name the loader
+// (material-after-paint.js) and the runner (../page/main.js) share.
+
+/** The event the loader sends on `document` once Material's bundle has run and mounted the page. */
+export const MATERIAL_STARTED = "sg:material-started";
+
+/** Call `callback` once Material has started: now, if its `document$` exists, else on the event. */
+export function whenMaterialStarted(callback) {
+  if (globalThis.document$) callback();
+  else document.addEventListener(MATERIAL_STARTED, callback, { once: true });
+}
