@@ -21,10 +21,12 @@ requestAnimationFrame(() =>
   setTimeout(() => {
     const script = document.createElement("script");
     script.src = bundle;
-    script.onload = () => {
-      if (document.readyState !== "loading") document.dispatchEvent(new Event("DOMContentLoaded"));
-      document.dispatchEvent(new Event(MATERIAL_STARTED));
-    };
+    // Mounting in a task of its own: the bundle's evaluation and the mount are two shorter tasks.
+    script.onload = () =>
+      setTimeout(() => {
+        if (document.readyState !== "loading") document.dispatchEvent(new Event("DOMContentLoaded"));
+        document.dispatchEvent(new Event(MATERIAL_STARTED));
+      });
     document.body.append(script);
   }),
 );
