@@ -135,7 +135,8 @@ def on_files(files: Files, config) -> Files:
 
 
 def on_post_page(output: str, page, config) -> str:
-    """Put the scripts into ``<head>``: the early start first, the service worker, the runner last.
+    """Put the scripts into ``<head>``: the early start first, the service worker, the runner last;
+    and ask for Material's bundle, at the end of ``<body>``, after the first frame.
 
     The early start (a page with runnable blocks only) is an inline script: the worker is
     launched as soon as the browser reads it. The service worker's script is ``async``: it only

@@ -8,8 +8,8 @@
 // 4.4 s with that race. Asked for one frame later, it always comes after the first paint.
 //
 // Material mounts the page when it sees DOMContentLoaded. Loaded after that event, it is sent one
-// of its own; loaded before it (a quick parse), it sees the real one. Either way, MATERIAL_STARTED
-// follows, for the runner, which subscribes to Material's document$ then.
+// of its own; loaded before it (a quick parse), it sees the real one. Either way MATERIAL_STARTED
+// is sent once the bundle has run, for the runner, which subscribes to Material's document$ then.
 //
 // The script element carries the bundle's address, relative to the page, in data-material.
 

@@ -1,7 +1,8 @@
 // When Material's bundle has started on this page: the one name the loader
 // (material-after-paint.js) and the runner (../page/main.js) share.
 
-/** The event the loader sends on `document` once Material's bundle has run and mounted the page. */
+/** The event the loader sends on `document` once Material's bundle has run: its document$ exists
+ * (it announces this page when it mounts it, at once or at the DOMContentLoaded still to come). */
 export const MATERIAL_STARTED = "sg:material-started";
 
 /** Call `callback` once Material has started: now, if its `document$` exists, else on the event. */
