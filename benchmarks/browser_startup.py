@@ -33,7 +33,7 @@
    default), with FCP, LCP, total blocking time and layout shift, medians of three runs each; and
    whether Chromium finds the site installable (``--lighthouse-only``: this part alone).
 6. First contentful paint of a chapter on a first visit, against the same chapter with the
-   runtime taken out (the service worker's script, the early start, runner.js and runner.css):
+   runtime taken out (the service worker's script, runner.js and runner.css):
    what the runtime delays the page's first paint by. Chromium, cold, alternating.
 
 The site is served from 127.0.0.1 with its text gzipped (HTML, CSS, JavaScript, JSON), as a
@@ -97,8 +97,9 @@ BARE_PAGE = """<!doctype html>
 # same boot again inside the chapter with the runtime taken out (bare_worker_beside) splits that
 # into what the documentation page costs and what the runtime adds.
 BARE_WORKER_PATH = "/bare-pyodide-worker.html"
-# A classic script, as the site's early start is: it runs where it stands, while an inline module
-# script would wait until the whole page is parsed.
+# A classic script: it runs where it stands, while an inline module script would wait until the
+# whole page is parsed. (The site itself starts Python once the page has settled:
+# web/page/after-settling.js; this is the earliest a page could start it.)
 BARE_WORKER_BOOT = """<script>
   const bareWorker = new Worker("/bare-pyodide-worker.js", { type: "module" });
   bareWorker.onmessage = () => (window.bareReadyAt = performance.now());
@@ -277,7 +278,6 @@ def measure_sizes(browser, site_dir: Path, site_page: str) -> dict:
 
 RUNTIME_TAGS = (
     re.compile(r'<script async src="[./]*coi-serviceworker\.js"></script>'),
-    re.compile(r'<script data-runner="[^"]*">.*?</script>', re.S),
     re.compile(r'<script type="module" async src="[./]*javascripts/runner\.js"></script>'),
     re.compile(r'<link rel="stylesheet" href="[./]*javascripts/runner\.css">'),
 )
@@ -294,8 +294,8 @@ def without_runtime(html: str) -> str:
 
 
 def bare_worker_beside(stripped: str) -> str:
-    """A page with its runtime taken out (`without_runtime`), given the bare worker's boot where
-    the site launches its own (the top of ``<head>``): Pyodide starting beside the same chapter."""
+    """A page with its runtime taken out (`without_runtime`), given the bare worker's boot at the
+    top of ``<head>``: Pyodide starting beside the same chapter, as early as a page can start it."""
     return at_top_of_head(stripped, BARE_WORKER_BOOT)
 
 

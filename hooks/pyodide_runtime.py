@@ -21,10 +21,9 @@ It adds to the built site, without writing into ``docs/``:
 ``runner.css`` is added to ``extra_css``; the scripts go into ``<head>`` (Material puts
 ``extra_javascript`` at the end of ``<body>``, after the whole chapter is parsed). First of all,
 right after ``<meta charset>``, the service worker script: on a first visit it stops the page
-from loading any further and reloads it as soon as it has registered. Next, on a page with
-runnable blocks, ``early-start.js`` inlined: it launches the Python worker before the browser
-parses the chapter (~300 ms sooner than from ``runner.js``). ``runner.js`` goes into every
-page's ``<head>`` as an ``async`` module, and adopts the early worker when it runs. Material's
+from loading any further and reloads it as soon as it has registered. ``runner.js`` goes into
+every page's ``<head>`` as an ``async`` module; on a page with runnable blocks it starts Python
+once the page has settled (``web/page/after-settling.js``). Material's
 own bundle, last in ``<body>``, becomes ``material-after-paint.js`` inlined: the bundle is asked
 for after the page's first frame, so mounting Material never holds up what the reader sees first.
 
@@ -73,7 +72,6 @@ WORKER_ENTRY_POINTS = {
 CLASSIC_WORKER_ENTRY_POINTS = {"search-worker": WEB / "search" / "search-worker.js"}
 SEARCH_WORKER = "javascripts/search-worker.js"
 MATERIAL_CONFIG = re.compile(r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.DOTALL)
-EARLY_START = WEB / "boot" / "early-start.js"
 MATERIAL_AFTER_PAINT = WEB / "boot" / "material-after-paint.js"
 MATERIAL_BUNDLE = re.compile(
     r'<script src="(?P<src>[^"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js)"></script>'
@@ -121,7 +119,6 @@ def pyodide_version() -> str:
 def on_files(files: Files, config) -> Files:
     """Add the runtime, the wheel and lock file, and the bundled runner to the site."""
     build_id, package_dir = package_build()
-    config.extra["pyodide_build_id"] = build_id  # the lock file's build, for on_post_page
     for path in sorted(package_dir.rglob("*")):
         if path.is_file():
             files.append(site_file(config, f"pyodide/{path.relative_to(package_dir).as_posix()}", path))
@@ -135,23 +132,18 @@ def on_files(files: Files, config) -> Files:
 
 
 def on_post_page(output: str, page, config) -> str:
-    """Put the scripts into ``<head>``: the early start first, the service worker, the runner last;
-    and ask for Material's bundle, at the end of ``<body>``, after the first frame.
+    """Put the scripts into ``<head>``: the service worker first, the runner last; and ask for
+    Material's bundle, at the end of ``<body>``, after the first frame.
 
-    The early start (a page with runnable blocks only) is an inline script: the worker is
-    launched as soon as the browser reads it. The service worker's script is ``async``: it only
-    registers the worker (for the next page), so nothing waits for it.
+    The service worker's script is ``async``: it only registers the worker (for the next page),
+    so nothing waits for it.
     Material's search worker is started through the site's (``web/search/held-search.js``).
     """
     output = material_after_paint(hold_search(output, page.url))
     runner = get_relative_url("javascripts/runner.js", page.url)
     output = output.replace("</head>", f'<script type="module" async src="{runner}"></script></head>', 1)
-    first_things = ""
-    if 'class="sg-runnable"' in output:
-        script = early_start_script(config.extra["pyodide_index_url"], config.extra["pyodide_build_id"])
-        first_things += f'<script data-runner="{runner}">{script}</script>'
-    first_things += f'<script async src="{get_relative_url("coi-serviceworker.js", page.url)}"></script>'
-    return at_top_of_head(output, first_things)
+    service_worker = f'<script async src="{get_relative_url("coi-serviceworker.js", page.url)}"></script>'
+    return at_top_of_head(output, service_worker)
 
 
 def material_after_paint(output: str) -> str:
@@ -287,13 +279,6 @@ def bundle(index_url: str | None, build_id: str) -> dict[str, bytes]:
                     raise
             Path(scratch).mkdir()  # for TemporaryDirectory's clean-up
     return {path.name: path.read_bytes() for path in sorted(cached.iterdir())}
-
-
-@functools.cache
-def early_start_script(index_url: str | None, build_id: str) -> str:
-    """``web/boot/early-start.js`` bundled as a classic script, to inline into ``<head>``."""
-    files = esbuild({"early-start": EARLY_START}, ["--format=iife"], defines(index_url, build_id))
-    return files["early-start.js"].decode().strip()
 
 
 def defines(index_url: str | None, build_id: str) -> dict[str, object]:

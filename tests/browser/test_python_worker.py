@@ -15,8 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from docs_pages import page_url, runnable_pages
-
 REQUEST_AFTER_MS = 2000
 PROBE = "worker-probe.html"
 PROBE_PAGE = """<!doctype html>
@@ -39,9 +37,9 @@ PROBE_PAGE = """<!doctype html>
 
 
 def build_id(site_dir: Path) -> str:
-    """The build of the runtime, as a chapter's early start names its lock file."""
-    chapter = (site_dir / page_url("", runnable_pages()[0]) / "index.html").read_text(encoding="utf-8")
-    return re.search(r"pyodide-lock\.json\?build=(\w+)", chapter).group(1)
+    """The build of the runtime, as the runner names its lock file."""
+    runner = (site_dir / "javascripts" / "runner.js").read_text(encoding="utf-8")
+    return re.search(r"pyodide-lock\.json\?build=(\w+)", runner).group(1)
 
 
 @pytest.mark.fresh_context

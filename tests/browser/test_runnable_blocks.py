@@ -294,14 +294,14 @@ def test_keyboard_only_ctrl_enter_runs_and_escape_tab_leaves_the_editor(page):
     wait_for_runs(page, 0, runs + 2)
 
 
-def hold_back_runner(context, seconds: float) -> None:
-    """runner.js arrives `seconds` late, as on a slow network: only the inline early start runs before."""
+def hold_back_material(context, seconds: float) -> None:
+    """Material's bundle arrives `seconds` late, as on a slow network: Material mounts the page then."""
 
-    def slow_runner(route):
+    def slow_bundle(route):
         time.sleep(seconds)
         route.continue_()
 
-    context.route("**/javascripts/runner.js", slow_runner)
+    context.route("**/assets/javascripts/bundle.*.min.js", slow_bundle)
 
 
 def python_workers_started(page) -> list[str]:
@@ -311,20 +311,45 @@ def python_workers_started(page) -> list[str]:
     return workers
 
 
+MATERIAL_MOUNTED_AT = (
+    "performance.getEntriesByType('resource').find((r) => r.name.includes('/bundle.'))?.responseEnd"
+)
+"""When Material's bundle had arrived (ms since the page started): it mounts the page after that."""
+
+
 @pytest.mark.fresh_context
-def test_a_runnable_page_starts_python_from_its_head_and_the_runner_adopts_that_worker(context, site_url):
-    held_back_s = 1.5
+def test_a_chapter_starts_python_once_material_has_mounted_it_in_one_worker(context, site_url):
+    """web/page/after-settling.js: Python's boot does not compete with the page's own loading."""
     context.add_init_script(WITHOUT_ISOLATION)  # no service worker: the routes see every request
-    hold_back_runner(context, held_back_s)
+    hold_back_material(context, 1.0)
     site_page = context.new_page()
     workers = python_workers_started(site_page)
     site_page.goto(page_url(site_url, FIRST_PAGE))
     wait_until_ready(site_page)
     launched_ms = site_page.evaluate("scratchgrad.runtime.timings.launchedAt")
-    assert launched_ms < 1000 * held_back_s, "Python waited for runner.js instead of starting from <head>"
+    bundle_ms = site_page.evaluate(MATERIAL_MOUNTED_AT)
+    assert bundle_ms is not None, "Material's bundle was not loaded"
+    assert launched_ms > bundle_ms, (
+        f"Python started at {launched_ms:.0f} ms, before Material's bundle ({bundle_ms:.0f} ms)"
+    )
     python_workers = [url for url in workers if url.endswith("/python-worker.js")]
-    assert python_workers == [f"{site_url}javascripts/python-worker.js"], "runner.js started a second worker"
+    assert python_workers == [f"{site_url}javascripts/python-worker.js"], "a second Python worker was started"
     assert run_code(site_page, "print(6 * 7)\n")["printed"] == "42\n"
+
+
+@pytest.mark.fresh_context
+def test_a_reader_who_runs_a_block_before_the_page_settles_starts_python_at_once(context, site_url):
+    context.add_init_script(WITHOUT_ISOLATION)
+    held = []
+    context.route("**/assets/javascripts/bundle.*.min.js", lambda route: held.append(route))  # never answered
+    site_page = context.new_page()
+    site_page.goto(page_url(site_url, FIRST_PAGE), wait_until="commit")
+    site_page.wait_for_function("globalThis.scratchgrad?.page")  # the blocks are ready for the reader
+    assert site_page.evaluate("scratchgrad.runtime.status") == "idle", (
+        "Python started before the page settled"
+    )
+    assert run_code(site_page, "print(6 * 7)\n")["printed"] == "42\n"
+    assert site_page.evaluate("typeof document$") == "undefined", "Material mounted: the test proves nothing"
 
 
 def test_instant_navigation_keeps_python_loaded_and_gives_each_page_its_namespace(page):

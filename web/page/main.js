@@ -4,9 +4,9 @@
 // without reloading this script, so Pyodide loads once and each page gets its own namespace.
 // (Once only, on a reader's very first visit, the first link loads its page in full: that page
 // comes through the service worker, cross-origin isolated. ../isolation/coi-serviceworker.js)
-// On a page with runnable blocks, Python is already loading when this script runs: a tiny
-// inline script at the top of <head> launched the worker (../boot/early-start.js), and the
-// runtime adopts it. A page reached by instant navigation starts Python when it is shown.
+// A page with runnable blocks starts Python once it has settled (./after-settling.js): Material has
+// mounted it and the browser has a moment to spare; a reader who runs something first starts it
+// then. A page reached by instant navigation, already mounted, starts it at its first idle moment.
 //
 // Each feature is its own chunk (esbuild's code splitting), imported only by a page that has it:
 // the editors (CodeMirror, most of the weight) with runnable blocks or exercises, the playground
@@ -15,12 +15,13 @@
 // The playground's CSS goes into runner.css, which every page links in <head>: imported by its
 // chunk, it would arrive after the panel it styles.
 import "../playground/playground.css";
-import { whenMaterialStarted } from "../boot/material-started.js";
+import { materialIsComing, whenMaterialStarted } from "../boot/material-started.js";
 import { GraphRenderer } from "../graph/graph-renderer.js";
 import { showOfflineState } from "../offline/offline-status.js";
 import { PythonRuntime } from "../runtime/python-runtime.js";
 import { pythonFiles } from "../runtime/site-files.js";
 import { letSearchStart } from "../search/search-gate.js";
+import { afterSettling } from "./after-settling.js";
 import { keepAccessible } from "./page-accessibility.js";
 
 /** Each feature: the elements that call for it, and its module (fetched the first time). */
@@ -46,15 +47,27 @@ let offline = null; // the footer's "Available offline" line and the new-version
 
 let shown = 0; // counts the pages shown: a page left while its features loaded is not enhanced
 
-async function showPage() {
+/**
+ * Show the page in the document: start its Python once `mounted` (a promise: Material has mounted
+ * it) and the browser is idle, and enhance its blocks, exercises and playgrounds. Resolves with
+ * what starting Python gives (null for a page that needs none).
+ */
+function showPage(mounted) {
+  const pythonStarted = document.querySelector(NEEDS_PYTHON)
+    ? afterSettling(mounted).then(() => runtime.start())
+    : null;
+  pythonStarted?.catch(() => {}); // the status line, or a check, reports it
+  enhance();
+  return pythonStarted;
+}
+
+async function enhance() {
   const showing = ++shown;
   page?.dispose();
   playgrounds?.dispose();
   exercises?.dispose();
   stopAccessibility?.();
   page = playgrounds = exercises = null;
-  // Python starts (or the early launch is adopted) first: making editors takes a while on a long page.
-  if (document.querySelector(NEEDS_PYTHON)) runtime.start().catch(() => {}); // the status line, or a check, reports it
   stopAccessibility = keepAccessible(document.querySelector(".md-content") ?? document.body);
   offline?.showPage();
   const [blocks, panels, work] = await Promise.all(
@@ -93,10 +106,18 @@ function whenParsed(callback) {
 
 whenParsed(() => {
   offline = showOfflineState();
-  showPage();
-  whenMaterialStarted(() => {
-    let first = true;
-    globalThis.document$?.subscribe(() => (first ? (first = false) : showPage()));
+  // Material's document$ announces this page when Material has mounted it, then each page
+  // instant navigation brings, mounted already. A page without Material is mounted once parsed.
+  const mounted = new Promise((resolve) => {
+    if (!materialIsComing()) resolve();
+    whenMaterialStarted(() => {
+      let first = true;
+      globalThis.document$?.subscribe(() => {
+        if (!first) showPage(Promise.resolve());
+        first = false;
+        resolve();
+      });
+    });
   });
-  letSearchStart(document.querySelector(NEEDS_PYTHON) ? runtime.start() : Promise.resolve());
+  letSearchStart(showPage(mounted) ?? Promise.resolve());
 });

@@ -1,18 +1,12 @@
 // Starting a Python worker: create it and ask it to load Pyodide and the package.
 //
 // Both Python workers start this way: the code blocks' (python-runtime.js) and the playground's
-// (../playground/playgrounds.js). A page with runnable blocks starts the code blocks' worker from
-// a tiny inline script at the top of its <head> (../boot/early-start.js), before the browser has
-// parsed the chapter or loaded runner.js; PythonRuntime adopts that launch when runner.js arrives.
-// Measured on a long chapter, the worker is launched ~300 ms sooner (what that saves depends on
-// spare cores and the network: benchmarks/README.md). Any later start (a page reached by instant
-// navigation, a restart) launches from PythonRuntime directly.
+// (../playground/playgrounds.js).
 
 import { WorkerClient } from "./worker-client.js";
 import { requireWebAssembly } from "./worker-failures.js";
 
 const PYTHON_WORKER = "the Python worker";
-const EARLY_LAUNCH = Symbol.for("scratchgrad.earlyLaunch");
 
 /**
  * Create the module worker `files.workerURL` and send it the "start" request.
@@ -52,20 +46,4 @@ export function launchPythonWorker(files, { name = PYTHON_WORKER, interruptible 
  */
 function canShareMemory() {
   return typeof SharedArrayBuffer === "function" && globalThis.crossOriginIsolated === true;
-}
-
-/** Launch the code blocks' worker now and leave the launch for the page's PythonRuntime to adopt. */
-export function launchEarly(files) {
-  globalThis[EARLY_LAUNCH] = launchPythonWorker(files);
-}
-
-/** The early launch, once, if it loads the same files as `files`; otherwise null. */
-export function adoptEarlyLaunch(files) {
-  const launch = globalThis[EARLY_LAUNCH];
-  delete globalThis[EARLY_LAUNCH];
-  if (!launch) return null;
-  const sameFiles = Object.keys(files).every((key) => launch.files[key] === files[key]);
-  if (sameFiles) return launch;
-  launch.client?.terminate();
-  return null;
 }

@@ -12,7 +12,7 @@
 // Either way the run ends within STOP_DEADLINE_MS: code that swallows KeyboardInterrupt (or sits
 // in a call Pyodide cannot interrupt) gets the worker terminated too.
 
-import { adoptEarlyLaunch, launchPythonWorker } from "./launch-worker.js";
+import { launchPythonWorker } from "./launch-worker.js";
 import { DISPLAY, OUTPUT } from "./worker-messages.js";
 
 const STOP_DEADLINE_MS = 800;
@@ -172,7 +172,7 @@ export class PythonRuntime extends EventTarget {
   async #launch() {
     this.#setStatus(STATUS.loading);
     for (let attempt = 0; ; attempt += 1) {
-      const launch = adoptEarlyLaunch(this.#options) ?? launchPythonWorker(this.#options);
+      const launch = launchPythonWorker(this.#options);
       this.timings = { launchedAt: launch.launchedAt, readyAt: null };
       this.#client = launch.client;
       this.#interruptBuffer = launch.interruptBuffer;

@@ -1,10 +1,9 @@
 // Where the site keeps what the Python worker loads, derived from the address of the runner.
 //
-// Both the page script (runner.js) and the early start in <head> (../boot/early-start.js) ask
-// here, so they always name the same files. PYODIDE_INDEX_URL and RUNTIME_BUILD_ID are defined
-// at bundle time (hooks/pyodide_runtime.py): null for the self-hosted Pyodide next to the
-// runner, or the CDN base URL chosen in mkdocs.yml; and the build of the scratchgrad wheel, so
-// a browser never pairs a cached lock file with a new wheel.
+// The runner (../page/main.js) names both Python workers' files here. PYODIDE_INDEX_URL and
+// RUNTIME_BUILD_ID are defined at bundle time (hooks/pyodide_runtime.py): null for the
+// self-hosted Pyodide next to the runner, or the CDN base URL chosen in mkdocs.yml; and the build
+// of the scratchgrad wheel, so a browser never pairs a cached lock file with a new wheel.
 
 /* global PYODIDE_INDEX_URL, RUNTIME_BUILD_ID */
 
