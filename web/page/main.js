@@ -49,8 +49,8 @@ let shown = 0; // counts the pages shown: a page left while its features loaded 
 
 /**
  * Show the page in the document: start its Python once `mounted` (a promise: Material has mounted
- * it) and the browser is idle, and enhance its blocks, exercises and playgrounds. Resolves with
- * what starting Python gives (null for a page that needs none).
+ * it) and the browser is idle, and enhance its blocks, exercises and playgrounds. Returns the
+ * promise of Python's start (runtime.start()'s), or null for a page that needs no Python.
  */
 function showPage(mounted) {
   const pythonStarted = document.querySelector(NEEDS_PYTHON)
