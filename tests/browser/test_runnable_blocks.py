@@ -311,7 +311,7 @@ def python_workers_started(page) -> list[str]:
     return workers
 
 
-MATERIAL_MOUNTED_AT = (
+MATERIAL_BUNDLE_ARRIVED_AT = (
     "performance.getEntriesByType('resource').find((r) => r.name.includes('/bundle.'))?.responseEnd"
 )
 """When Material's bundle had arrived (ms since the page started): it mounts the page after that."""
@@ -327,7 +327,7 @@ def test_a_chapter_starts_python_once_material_has_mounted_it_in_one_worker(cont
     site_page.goto(page_url(site_url, FIRST_PAGE))
     wait_until_ready(site_page)
     launched_ms = site_page.evaluate("scratchgrad.runtime.timings.launchedAt")
-    bundle_ms = site_page.evaluate(MATERIAL_MOUNTED_AT)
+    bundle_ms = site_page.evaluate(MATERIAL_BUNDLE_ARRIVED_AT)
     assert bundle_ms is not None, "Material's bundle was not loaded"
     assert launched_ms > bundle_ms, (
         f"Python started at {launched_ms:.0f} ms, before Material's bundle ({bundle_ms:.0f} ms)"

@@ -10,7 +10,7 @@ const PYTHON_WORKER = "the Python worker";
 
 /**
  * Create the module worker `files.workerURL` and send it the "start" request.
- * Returns {files, client, interruptBuffer, launchedAt, started}: `client` is the WorkerClient
+ * Returns {client, interruptBuffer, launchedAt, started}: `client` is the WorkerClient
  * (null if the worker could not be created); `started` resolves with what the worker reports
  * (the code blocks' worker: {pythonVersion, interruptible, startupMs, bootedFrom}) or rejects
  * with the reason (`workerDidNotRun` set when the worker script itself failed to run). With `interruptible`, `interruptBuffer` (an Int32Array on a SharedArrayBuffer)
@@ -20,7 +20,7 @@ const PYTHON_WORKER = "the Python worker";
  * @param {{name?: string, interruptible?: boolean, onNotice?: (message: object) => void}} options
  */
 export function launchPythonWorker(files, { name = PYTHON_WORKER, interruptible = true, onNotice } = {}) {
-  const launch = { files, client: null, interruptBuffer: null, launchedAt: performance.now(), started: null };
+  const launch = { client: null, interruptBuffer: null, launchedAt: performance.now(), started: null };
   try {
     requireWebAssembly();
     if (interruptible && canShareMemory()) {
