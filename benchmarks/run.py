@@ -76,7 +76,7 @@ def report_gc_share(result: dict) -> None:
 
 
 def report_phases(phases: dict[str, float]) -> None:
-    print("  scratchgrad step, median CPU ms per phase (backward sorts again, then walks):")
+    print("  scratchgrad step, median CPU ms per phase (backward sorts again, then walks what it sorted):")
     print("    " + "  ".join(f"{name} {seconds * 1000:.2f}" for name, seconds in phases.items()))
 
 

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from scratchgrad.engine import Value, topological_order
+from scratchgrad.engine import Value, _order_for_backward
 from scratchgrad.playground import micrograd_demo
 
 STEPS = 20
@@ -244,9 +244,10 @@ def graph_nodes(root: object) -> list[object]:
 def scratchgrad_phases(repeats: int = 10) -> dict[str, float]:
     """Where a scratchgrad W1 step spends its time: median CPU seconds of each phase.
 
-    forward = model and loss; sort = `topological_order(loss)`; backward = `loss.backward()`,
-    which sorts again (backward − sort is the chain-rule walk); update = `optimizer.step()`;
-    free = dropping the graph.
+    forward = model and loss; sort = what `loss.backward()` sorts (``_order_for_backward(loss,
+    prune=True)``: the graph, less what lies below ReLUs that are off); backward =
+    `loss.backward()`, which sorts again (backward − sort is the chain-rule walk); update =
+    `optimizer.step()`; free = dropping the graph.
     """
     training = fresh("scratchgrad")
     phases: dict[str, list[float]] = {name: [] for name in ("forward", "sort", "backward", "update", "free")}
@@ -254,7 +255,7 @@ def scratchgrad_phases(repeats: int = 10) -> dict[str, float]:
         t0 = cpu_clock()
         loss = training.loss()
         t1 = cpu_clock()
-        topological_order(loss)
+        _order_for_backward(loss, prune=True)
         t2 = cpu_clock()
         training.optimizer.zero_grad()
         loss.backward()

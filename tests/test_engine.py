@@ -4,14 +4,15 @@ import copy
 import gc
 import math
 import pickle
+from contextlib import contextmanager
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scratchgrad import Value
+from scratchgrad import Value, engine
 from scratchgrad.datasets import four_points
-from scratchgrad.engine import _order_for_backward, topological_order
+from scratchgrad.engine import _order_for_backward, backward_in_topological_order, topological_order
 from scratchgrad.gradcheck import check_gradients
 from scratchgrad.losses import mse
 from scratchgrad.nn import MLP
@@ -378,27 +379,22 @@ def test_a_relu_that_is_off_still_passes_nan_from_an_infinite_gradient():
     assert math.isnan(a.grad)
 
 
-def _walk_every_edge(root: Value) -> None:
-    """`backward()` as it was before it skipped nodes whose shares are all zero: the reference."""
-    order = _order_for_backward(root)
-    for node in order:
-        if node._children:
-            node.grad = 0.0
-    root.grad += 1.0
-    for node in reversed(order):
-        for child, local in zip(node._children, node._local_grads, strict=True):
-            child.grad += local * node.grad
-
-
 @given(
     st.lists(
         st.tuples(st.integers(0, 60), st.integers(0, 60), st.sampled_from("+*rz")), min_size=1, max_size=40
     ),
     st.lists(st.sampled_from([0.0, -0.0, 1.5, -2.0, math.inf, -math.inf, math.nan]), min_size=4, max_size=4),
 )
-def test_skipping_nodes_whose_shares_are_zero_changes_no_gradient(steps, inputs):
-    """The same gradients, bit for bit (NaN where NaN), as a walk over every edge."""
+def test_backward_gives_the_taught_walks_gradients(steps, inputs):
+    """The same gradients, bit for bit (NaN where NaN), as the taught sort and walk over every edge.
 
+    Graphs with zero shares skipped (`* 0`, ReLUs that are off), reused nodes, and zeros,
+    infinities and NaN among the inputs, so that 0 · inf must still reach the leaves as NaN.
+    """
+    _assert_backward_gives_the_taught_walks_gradients(steps, inputs)
+
+
+def _assert_backward_gives_the_taught_walks_gradients(steps, inputs) -> None:
     def build() -> tuple[list[Value], Value]:
         leaves = [Value(x) for x in inputs]
         nodes = list(leaves)
@@ -409,7 +405,7 @@ def test_skipping_nodes_whose_shares_are_zero_changes_no_gradient(steps, inputs)
 
     (leaves, root), (reference_leaves, reference_root) = build(), build()
     root.backward()
-    _walk_every_edge(reference_root)
+    backward_in_topological_order(reference_root)
     assert [repr(v.grad) for v in leaves] == [repr(v.grad) for v in reference_leaves]  # -0.0 and nan too
 
 
@@ -436,6 +432,105 @@ def test_backward_sorts_into_the_same_order_as_topological_order(steps):
         a, b = nodes[i % len(nodes)], nodes[j % len(nodes)]
         nodes.append(a + b if op == "+" else a * b if op == "*" else a.relu())
     assert _order_for_backward(nodes[-1]) == topological_order(nodes[-1])
+
+
+@contextmanager
+def _fresh_python():
+    """As in a Python where no Value with an infinite or NaN local derivative has been made yet."""
+    before = engine._non_finite_local_grads_made
+    engine._non_finite_local_grads_made = False
+    try:
+        yield
+    finally:
+        engine._non_finite_local_grads_made = before
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 60), st.integers(0, 60), st.sampled_from("+*rz")), min_size=1, max_size=40
+    ),
+    st.lists(
+        st.sampled_from([0.0, -0.0, 1.5, -2.0, 1e200, -1e300, math.inf, math.nan]), min_size=4, max_size=4
+    ),
+)
+def test_backward_gives_the_taught_walks_gradients_when_it_prunes_too(steps, inputs):
+    """From a Python that has made nothing infinite yet, so that `backward()` prunes where it may."""
+    with _fresh_python():
+        _assert_backward_gives_the_taught_walks_gradients(steps, inputs)
+
+
+class _Untouchable(tuple):
+    """Local derivatives that raise when read: a node holding them must never be looked at."""
+
+    def __getitem__(self, index):
+        raise AssertionError("backward() looked at a node that no gradient can reach")
+
+    def __iter__(self):
+        raise AssertionError("backward() looked at a node that no gradient can reach")
+
+
+def test_backward_never_looks_below_a_relu_that_is_off():
+    with _fresh_python():
+        w = Value(3.0)
+        below = Value(2.0, "", (w,), (5.0,), "f")
+        below._local_grads = _Untouchable((5.0,))  # only the ReLU that is off leads to it
+        off = (below * -1.0).relu()
+        x = Value(4.0)
+        (off + x * 2.0).backward()
+    assert (x.grad, w.grad) == (2.0, 0.0)
+
+
+def test_a_value_below_a_relu_that_is_off_keeps_what_an_earlier_pass_gave_it():
+    with _fresh_python():
+        x = Value(2.0)
+        shared = x * 3.0
+        (shared * 5.0).backward()
+        assert shared.grad == 5.0
+        ((shared * -1.0).relu() + x).backward()  # the ReLU is off: nothing of this pass reaches `shared`
+    assert shared.grad == 5.0  # not visited; the taught walk would have set it to 0
+    assert x.grad == 15.0 + 1.0
+
+
+def test_an_infinite_gradient_on_a_relu_that_is_off_still_reaches_its_inputs_as_nan():
+    def build():
+        a = Value(-1.0)
+        b = a * 3.0
+        return (
+            a,
+            b.relu() * 1e300 * 1e300,
+        )  # finite local derivatives, but the relu's gradient overflows to inf
+
+    with _fresh_python():
+        (a, root), (reference_a, reference_root) = build(), build()
+        root.backward()
+        assert not engine._non_finite_local_grads_made  # so backward() pruned below the relu, then went back
+    backward_in_topological_order(reference_root)
+    assert math.isnan(a.grad)
+    assert math.isnan(reference_a.grad)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Value(0.0) ** 0.5,  # d/dx = inf at 0
+        lambda: Value(5e-324).log(),  # 1 / x overflows
+        lambda: Value(2.0) * math.inf,
+        lambda: Value(1.0, "", (Value(2.0),), (math.nan,), "f"),
+        lambda: MLP(1, [1], rng=0)([math.inf]),
+    ],
+)
+def test_making_an_infinite_local_derivative_turns_pruning_off(make):
+    with _fresh_python():
+        make()
+        assert engine._non_finite_local_grads_made
+
+
+def test_finite_values_leave_pruning_on():
+    with _fresh_python():
+        x = Value(2.0)
+        loss = mse([MLP(2, [4, 1], rng=0)([x, x * 3.0])], [1.0]) + (x**2).log() + x.exp() / (x + 1.0)
+        loss.backward()
+        assert not engine._non_finite_local_grads_made
 
 
 def test_a_node_whose_children_and_local_derivatives_do_not_pair_up_is_refused():

@@ -13,7 +13,7 @@ import math
 import operator
 from collections.abc import Callable, Sequence
 
-from scratchgrad.engine import Number, Value, _operand, sigmoid
+from scratchgrad.engine import Number, Value, _note_non_finite_local_grads, _operand, sigmoid
 
 __all__ = [
     "ACTIVATIONS",
@@ -160,18 +160,26 @@ def _neuron_node(
     order; their local derivatives are act'(z)·xᵢ, act'(z)·wᵢ and act'(z).
     """
     w_data = [w.data for w in weights]
-    out, slope = activation(bias.data + sum(map(operator.mul, w_data, x_data)))
+    z = bias.data + sum(map(operator.mul, w_data, x_data))
+    out, slope = activation(z)
     children = (*weights, *value_inputs, bias)
     if slope == 0.0:  # a ReLU that is off: every local derivative is 0
-        return Value(out, "", children, (0.0,) * len(children), op)
-    if not value_inputs:  # the first layer: the data gets no edge, only the weights and the bias
-        d_dz = (*x_data, 1.0)
-    elif len(value_inputs) == len(x_data):
-        d_dz = (*x_data, *w_data, 1.0)
-    else:  # only Values get edges: keep the weights of the Value inputs
-        d_dz = (*x_data, *(w for x, w in zip(inputs, w_data, strict=True) if isinstance(x, Value)), 1.0)
-    local_grads = d_dz if slope == 1.0 else tuple([slope * d for d in d_dz])
-    return Value(out, "", children, local_grads, op)
+        local_grads = (0.0,) * len(children)
+    else:
+        if not value_inputs:  # the first layer: the data gets no edge, only the weights and the bias
+            d_dz = (*x_data, 1.0)
+        elif len(value_inputs) == len(x_data):
+            d_dz = (*x_data, *w_data, 1.0)
+        else:  # only Values get edges: keep the weights of the Value inputs
+            d_dz = (*x_data, *(w for x, w in zip(inputs, w_data, strict=True) if isinstance(x, Value)), 1.0)
+        local_grads = d_dz if slope == 1.0 else tuple([slope * d for d in d_dz])
+    # Every wᵢ·xᵢ is finite when z is, so every wᵢ and xᵢ is: the local derivatives are finite
+    # while |act'(z)| <= 1, and Value() need not add them all up to find out (see its __init__).
+    node = Value(out, "", (), (), op)
+    node._children, node._local_grads = children, local_grads
+    if not (z - z == 0.0 and -1.0 <= slope <= 1.0):
+        _note_non_finite_local_grads()
+    return node
 
 
 # --8<-- [end:neuron_node]
