@@ -334,6 +334,7 @@ def test_value_power_value_differentiates_both():
         (lambda: 1 / Value(0.0), ZeroDivisionError, "1 / 0"),
         (lambda: Value(1.0) + "x", TypeError, "for +: Value and str 'x'"),
         (lambda: Value(1.0) * [2], TypeError, "for *: Value and list [2]"),
+        (lambda: Value(1.0, "", (Value(2.0),), ("x",), "f"), TypeError, "local derivatives, got str 'x'"),
     ],
 )
 def test_bad_input_raises_error_naming_the_problem(make, error, words):

@@ -67,7 +67,12 @@ class Value:
         if len(_children) != len(_local_grads):
             _refuse_local_grads(_children, _local_grads)
         if _local_grads:
-            total = sum(_local_grads)  # inf or NaN when any term is (or when they overflow: a false alarm)
+            try:
+                total = sum(
+                    _local_grads
+                )  # inf or NaN when any term is (or when they overflow: a false alarm)
+            except TypeError:
+                _refuse_local_grads_that_are_not_numbers(_local_grads)
             if total - total != 0.0:
                 _note_non_finite_local_grads()
         self.data = data
@@ -508,6 +513,14 @@ def _refuse_local_grads(children: tuple[Value, ...], local_grads: tuple[float, .
     raise ValueError(
         f"Value() needs one local derivative per child: got {len(children)} children "
         f"and {len(local_grads)} local derivatives"
+    )
+
+
+def _refuse_local_grads_that_are_not_numbers(local_grads: tuple[object, ...]) -> None:
+    """A TypeError naming the first local derivative that is not a real number."""
+    odd = next((local for local in local_grads if not isinstance(local, Real)), local_grads)
+    raise TypeError(
+        f"Value() takes real numbers as local derivatives, got {type(odd).__name__} {odd!r} among them"
     )
 
 
