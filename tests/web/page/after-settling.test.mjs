@@ -4,10 +4,20 @@ import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { IDLE_TIMEOUT_MS, afterSettling } from "../../../web/page/after-settling.js";
 
-/** What `promise` has done after every task queued so far has run: "settled" or "waiting". */
+/**
+ * What `promise` has done once the tasks queued so far have run: "settled" or "waiting".
+ *
+ * Its own timer is cleared when the promise wins: a timer left pending would share Node's list
+ * of timers of the same delay with the next call's, and a late event loop runs a list in one
+ * go, so that call's timer would fire before a shorter timer queued after it (a CI run under
+ * load saw "waiting" for a promise settled by a 1 ms timer).
+ */
 async function stateOf(promise) {
-  const settled = await Promise.race([promise.then(() => "settled"), new Promise((done) => setTimeout(done, 5))]);
-  return settled ?? "waiting";
+  let timer;
+  const waited = new Promise((done) => (timer = setTimeout(done, 20)));
+  const state = await Promise.race([promise.then(() => "settled"), waited.then(() => "waiting")]);
+  clearTimeout(timer);
+  return state;
 }
 
 function deferred() {
