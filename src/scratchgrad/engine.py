@@ -235,8 +235,9 @@ class Value:
         A leaf is a Value with no children: an input or a parameter. Each call
         is one backward pass, with the same rules as PyTorch's:
 
-        * every Value in between (one with children) gets its gradient afresh:
-          it is set to 0, then receives exactly this pass's shares;
+        * every Value in between (one with children) that the pass visits gets
+          its gradient afresh: it is set to 0, then receives exactly this
+          pass's shares;
         * ``self.grad`` becomes 1 (d self / d self), the seed of the pass;
         * a leaf's gradient *accumulates*: this pass's shares are added to
           what it held. So two calls leave every leaf with twice the
@@ -251,9 +252,11 @@ class Value:
         below it, only what it passes on could arrive, and a zero share times a
         finite local derivative is zero again. So the Values in between down
         there are not visited, and keep what they held (0, unless an earlier
-        pass from another output reached them). Once a Value with an infinite
-        local derivative has been made, a zero share could become NaN (0 · inf)
-        down there, and every pass sorts the whole graph again.
+        pass from another output reached them). A zero times an infinity is
+        NaN, though: once a Value with an infinite local derivative has been
+        made, every pass sorts the whole graph again, and a ReLU that is off
+        but receives an infinite gradient sends the pass back for what its
+        sort left out (`_walk_the_rest_unpruned`).
         """
         prune = not _non_finite_local_grads_made
         order = _order_for_backward(self, prune)
