@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterable
 from numbers import Real
 
 from scratchgrad import freeing, pickling
@@ -264,9 +263,20 @@ class Value:
             if node._children:
                 node.grad = 0.0
         self.grad += 1.0  # 0 + 1 for an output; a leaf called on its own accumulates, as in PyTorch
-        stopped_at = _pass_shares_on(reversed(order), prune)
-        if stopped_at is not None:
-            _walk_the_rest_unpruned(self, order, stopped_at)
+        # The walk stays in this method: "Step through backward" (scratchgrad.drawn_graph.record)
+        # watches this loop's `node` as it runs.
+        for node in reversed(order):
+            grad, local_grads = node.grad, node._local_grads
+            if not local_grads:
+                continue  # a leaf: nothing to pass on
+            if (grad == 0.0 or not local_grads[0]) and _shares_are_zero(grad, local_grads):
+                continue  # every share is 0 (no gradient reached it, say): adding them changes nothing
+            # A node the sort pruned below, whose shares are not zero after all: its gradient is inf or NaN.
+            if prune and not local_grads[0] and not any(local_grads):
+                _walk_the_rest_unpruned(self, order, node)
+                return
+            for child, local in zip(node._children, local_grads, strict=False):  # paired by __init__
+                child.grad += local * grad
 
     # -- copying and pickling (`scratchgrad.pickling`): at any depth, as is backward ----
 
@@ -369,27 +379,6 @@ def _order_for_backward(root: Value, prune: bool = False) -> list[Value]:
     return order
 
 
-def _pass_shares_on(nodes: Iterable[Value], pruned: bool) -> Value | None:
-    """The chain rule over `nodes`, each before the Values it was made from: ``child.grad += local * grad``.
-
-    A node whose every share is zero is skipped (`_shares_are_zero`). If the nodes were sorted
-    with pruning and one below which the sort did not look turns out to pass something on
-    after all (its local derivatives are all zero, but its gradient is inf or NaN), the walk
-    stops before it and returns it; otherwise it returns None.
-    """
-    for node in nodes:
-        grad, local_grads = node.grad, node._local_grads
-        if not local_grads:
-            continue  # a leaf: nothing to pass on
-        if (grad == 0.0 or not local_grads[0]) and _shares_are_zero(grad, local_grads):
-            continue  # every share is 0 (no gradient reached it, say): adding them changes nothing
-        if pruned and not local_grads[0] and not any(local_grads):
-            return node
-        for child, local in zip(node._children, local_grads, strict=False):  # paired by __init__
-            child.grad += local * grad
-    return None
-
-
 def _walk_the_rest_unpruned(root: Value, pruned_order: list[Value], stopped_at: Value) -> None:
     """Finish `root`'s pass over the whole graph, from where a pruned node met an inf or NaN gradient.
 
@@ -405,7 +394,14 @@ def _walk_the_rest_unpruned(root: Value, pruned_order: list[Value], stopped_at: 
     for node in whole:
         if node._children and node not in sorted_before:
             node.grad = 0.0
-    _pass_shares_on([node for node in reversed(whole) if node not in walked], pruned=False)
+    for node in reversed(whole):
+        if node in walked:
+            continue
+        grad, local_grads = node.grad, node._local_grads
+        if (grad == 0.0 or not local_grads or not local_grads[0]) and _shares_are_zero(grad, local_grads):
+            continue
+        for child, local in zip(node._children, local_grads, strict=False):
+            child.grad += local * grad
 
 
 _FINISHED = None
