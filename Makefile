@@ -38,6 +38,7 @@ $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+	! git rev-parse --git-dir >/dev/null 2>&1 || git config core.hooksPath .githooks
 	touch $@
 
 setup: $(BIN)/.installed
@@ -74,12 +75,17 @@ $(PYODIDE_TOOLS)/.installed: Makefile
 
 setup-web: $(NODE_MODULES) $(PYODIDE_TOOLS)/.installed
 
+# Commit subjects of at most 72 characters (.githooks/commit-msg), from the first commit after
+# the rule's: the ones before it stay as they were written.
+COMMIT_RULE_SINCE := 1976b34aabaf1f817446576fbd054303408e749f
+
 # ruff for the Python; ESLint (eslint.config.mjs) and Prettier (.prettierrc.json) for the
 # JavaScript and CSS of web/, hooks/ and tests/web/; no export of web/ that nothing imports.
 JS_SOURCES := web hooks/*.js tests/web eslint.config.mjs
 lint: setup $(NODE_MODULES)
 	$(call stage_start,lint)
 	$(BIN)/ruff check src tests benchmarks hooks web
+	.githooks/commit-msg --since $(COMMIT_RULE_SINCE)
 	node_modules/.bin/eslint --max-warnings=0 $(JS_SOURCES)
 	node tests/web/unused-exports.mjs
 	node_modules/.bin/prettier --check $(JS_SOURCES)

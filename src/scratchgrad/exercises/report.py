@@ -20,7 +20,7 @@ renders the lines; the command line prints ``report.text()``. The JSON object is
     }
 
 A failed check's ``graph`` is the reader's graph that went wrong, as DOT text and the JSON of its
-study (`scratchgrad.drawn_graph.study.drawing`): the page draws it with every node checked and offers
+study (`scratchgrad.drawn_graph.study.dot_and_study`): the page draws it with every node checked and offers
 "Step through backward" under it.
 
 ``outcome`` says why a failing run failed: a check did not hold (``failed``), the reader's code
