@@ -4,7 +4,6 @@ import copy
 import gc
 import math
 import pickle
-from contextlib import contextmanager
 
 import pytest
 from hypothesis import given
@@ -432,64 +431,86 @@ def test_backward_sorts_into_the_same_order_as_topological_order(steps):
     for i, j, op in steps:
         a, b = nodes[i % len(nodes)], nodes[j % len(nodes)]
         nodes.append(a + b if op == "+" else a * b if op == "*" else a.relu())
-    assert _order_for_backward(nodes[-1]) == topological_order(nodes[-1])
-
-
-@contextmanager
-def _fresh_python():
-    """As in a Python where no Value with an infinite or NaN local derivative has been made yet."""
-    before = engine._non_finite_local_grads_made
-    engine._non_finite_local_grads_made = False
-    try:
-        yield
-    finally:
-        engine._non_finite_local_grads_made = before
+    assert _order_for_backward(nodes[-1]) == (topological_order(nodes[-1]), [])
 
 
 @given(
     st.lists(
         st.tuples(st.integers(0, 60), st.integers(0, 60), st.sampled_from("+*rz")), min_size=1, max_size=40
     ),
-    st.lists(
-        st.sampled_from([0.0, -0.0, 1.5, -2.0, 1e200, -1e300, math.inf, math.nan]), min_size=4, max_size=4
-    ),
+    st.lists(st.sampled_from([0.0, -0.0, 1.5, -2.0, 1.0, -1.0, 3.0]), min_size=4, max_size=4),
 )
-def test_backward_gives_the_taught_walks_gradients_when_it_prunes_too(steps, inputs):
-    """From a Python that has made nothing infinite yet, so that `backward()` prunes where it may."""
-    with _fresh_python():
-        _assert_backward_gives_the_taught_walks_gradients(steps, inputs)
+def test_backward_gives_the_taught_walks_gradients_on_finite_graphs_where_it_prunes(steps, inputs):
+    """Finite inputs: the graphs where `backward()` skips what lies below a ReLU that is off."""
+    _assert_backward_gives_the_taught_walks_gradients(steps, inputs)
 
 
-class _Untouchable(tuple):
-    """Local derivatives that raise when read: a node holding them must never be looked at."""
+MADE_BY = {
+    "+": lambda a, b: a + b,
+    "*": lambda a, b: a * b,
+    "r": lambda a, _: a.relu(),
+    "z": lambda a, _: a * 0.0,
+    "t": lambda a, _: a.tanh(),
+}
+OPS = "".join(MADE_BY)
 
-    def __getitem__(self, index):
-        raise AssertionError("backward() looked at a node that no gradient can reach")
+
+def _graph(inputs: list[float], steps: list[tuple[int, int, str]]) -> list[Value]:
+    """Leaves then one node per step: +, *, relu, times 0 (a node that passes nothing on), tanh."""
+    nodes = [Value(x) for x in inputs]
+    for i, j, op in steps:
+        a, b = nodes[i % len(nodes)], nodes[j % len(nodes)]
+        nodes.append(MADE_BY[op](a, b))
+    return nodes
+
+
+@given(
+    inputs=st.lists(
+        st.sampled_from([0.0, 1.5, -2.0, 1.0, -1.0, 1e200, -1e300, math.inf, math.nan]),
+        min_size=3,
+        max_size=3,
+    ),
+    steps=st.lists(
+        st.tuples(st.integers(0, 60), st.integers(0, 60), st.sampled_from(OPS)), min_size=2, max_size=30
+    ),
+    outputs=st.lists(st.integers(3, 40), min_size=1, max_size=4),
+)
+def test_every_gradient_after_several_passes_is_what_the_taught_walk_gives(inputs, steps, outputs):
+    """Passes from several outputs of one graph, one after the other (pruned or not, ReLUs on or off,
+    infinities and NaN): after each, every Value, leaves and the Values in between alike, holds
+    what the taught walk gives on a copy of the same graph that took the same passes."""
+    nodes, taught = _graph(inputs, steps), _graph(inputs, steps)
+    for output in outputs:
+        nodes[output % len(nodes)].backward()
+        backward_in_topological_order(taught[output % len(taught)])
+        assert [repr(v.grad) for v in nodes] == [repr(v.grad) for v in taught]  # -0.0 and nan too
+
+
+def test_a_value_in_between_is_reset_by_a_pass_that_reaches_it_only_through_a_relu_that_is_off():
+    x = Value(1.0)
+    h = x * 2
+    (h * 3).backward()
+    assert h.grad == 3.0
+    (h - 5).relu().backward()  # the ReLU is off: this pass gives h nothing, so h.grad is 0 again
+    assert (h.grad, x.grad) == (0.0, 6.0)
+
+
+def test_backward_does_no_arithmetic_below_a_relu_that_is_off():
+    w = Value(3.0)
+    below = Value(2.0, "", (w,), (5.0,), "f")
+    below.grad = 7.0  # from an earlier pass, say
+    below._local_grads = _NeverMultiplied((5.0,))  # only the ReLU that is off leads to it
+    off = (below * -1.0).relu()
+    x = Value(4.0)
+    (off + x * 2.0).backward()
+    assert (x.grad, w.grad, below.grad) == (2.0, 0.0, 0.0)
+
+
+class _NeverMultiplied(tuple):
+    """Local derivatives that may be looked at but refuse to be multiplied by a gradient."""
 
     def __iter__(self):
-        raise AssertionError("backward() looked at a node that no gradient can reach")
-
-
-def test_backward_never_looks_below_a_relu_that_is_off():
-    with _fresh_python():
-        w = Value(3.0)
-        below = Value(2.0, "", (w,), (5.0,), "f")
-        below._local_grads = _Untouchable((5.0,))  # only the ReLU that is off leads to it
-        off = (below * -1.0).relu()
-        x = Value(4.0)
-        (off + x * 2.0).backward()
-    assert (x.grad, w.grad) == (2.0, 0.0)
-
-
-def test_a_value_below_a_relu_that_is_off_keeps_what_an_earlier_pass_gave_it():
-    with _fresh_python():
-        x = Value(2.0)
-        shared = x * 3.0
-        (shared * 5.0).backward()
-        assert shared.grad == 5.0
-        ((shared * -1.0).relu() + x).backward()  # the ReLU is off: nothing of this pass reaches `shared`
-    assert shared.grad == 5.0  # not visited; the taught walk would have set it to 0
-    assert x.grad == 15.0 + 1.0
+        raise AssertionError("backward() walked a node that no gradient can reach")
 
 
 def test_an_infinite_gradient_on_a_relu_that_is_off_still_reaches_its_inputs_as_nan():
@@ -501,10 +522,8 @@ def test_an_infinite_gradient_on_a_relu_that_is_off_still_reaches_its_inputs_as_
             b.relu() * 1e300 * 1e300,
         )  # finite local derivatives, but the relu's gradient overflows to inf
 
-    with _fresh_python():
-        (a, root), (reference_a, reference_root) = build(), build()
-        root.backward()
-        assert not engine._non_finite_local_grads_made  # so backward() pruned below the relu, then went back
+    (a, root), (reference_a, reference_root) = build(), build()
+    root.backward()
     backward_in_topological_order(reference_root)
     assert math.isnan(a.grad)
     assert math.isnan(reference_a.grad)
@@ -520,18 +539,38 @@ def test_an_infinite_gradient_on_a_relu_that_is_off_still_reaches_its_inputs_as_
         lambda: MLP(1, [1], rng=0)([math.inf]),
     ],
 )
-def test_making_an_infinite_local_derivative_turns_pruning_off(make):
-    with _fresh_python():
-        make()
-        assert engine._non_finite_local_grads_made
+def test_a_node_with_an_infinite_local_derivative_is_marked_and_the_pass_below_it_is_the_taught_one(make):
+    """Reached only through ReLUs that are off, such a node receives 0, and 0 · inf is NaN."""
+    grads = []
+    for walk in (Value.backward, backward_in_topological_order):
+        node = make()
+        assert type(node._local_grads) is engine.NonFiniteLocalGrads
+        root = (node * -1.0).relu() * 0.0 + (node * 0.0).relu()  # every path to it passes nothing on
+        walk(root)
+        grads.append([repr(v.grad) for v in topological_order(root)])
+    assert grads[0] == grads[1]
 
 
-def test_finite_values_leave_pruning_on():
-    with _fresh_python():
-        x = Value(2.0)
-        loss = mse([MLP(2, [4, 1], rng=0)([x, x * 3.0])], [1.0]) + (x**2).log() + x.exp() / (x + 1.0)
-        loss.backward()
-        assert not engine._non_finite_local_grads_made
+def test_finite_values_are_not_marked():
+    x = Value(2.0)
+    loss = mse([MLP(2, [4, 1], rng=0)([x, x * 3.0])], [1.0]) + (x**2).log() + x.exp() / (x + 1.0)
+    assert not any(type(v._local_grads) is engine.NonFiniteLocalGrads for v in topological_order(loss))
+
+
+def test_marked_local_derivatives_pickle_and_copy_as_they_are():
+    node = Value(0.0) ** 0.5
+    assert type(pickle.loads(pickle.dumps(node))._local_grads) is engine.NonFiniteLocalGrads
+    assert type(copy.deepcopy(node)._local_grads) is engine.NonFiniteLocalGrads
+
+
+def test_watch_sees_every_node_of_the_walk_once_in_the_order_it_is_walked():
+    a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+    c = a * b
+    d = c + a
+    seen = []
+    d.backward(watch=lambda node: seen.append((node, node.grad)))
+    assert [node for node, _ in seen] == list(reversed(topological_order(d)))
+    assert dict(seen) == {d: 1.0, c: 1.0, a: -3.0 + 1.0, b: 2.0}  # each as its visit finds it: all shares in
 
 
 def test_a_node_whose_children_and_local_derivatives_do_not_pair_up_is_refused():

@@ -30,7 +30,10 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable, Iterable
+from itertools import chain
 from numbers import Real
+from typing import SupportsIndex
 
 from scratchgrad import freeing, pickling
 
@@ -73,7 +76,7 @@ class Value:
             except TypeError:
                 _refuse_local_grads_that_are_not_numbers(_local_grads)
             if total - total != 0.0:
-                _note_non_finite_local_grads()
+                _local_grads = NonFiniteLocalGrads(_local_grads)
         self.data = data
         self.grad = 0.0
         self.label = label
@@ -228,59 +231,39 @@ class Value:
 
     # -- backpropagation -----------------------------------------------------
 
-    def backward(self) -> None:
+    def backward(self, watch: Callable[[Value], object] | None = None) -> None:
         """Add d(self)/d(leaf) to the ``.grad`` of every leaf this Value depends on.
 
-        A leaf is a Value with no children: an input or a parameter. Each call
-        is one backward pass, with the same rules as PyTorch's:
-
-        * every Value in between (one with children) that the pass visits gets
-          its gradient afresh: it is set to 0, then receives exactly this
-          pass's shares;
-        * ``self.grad`` becomes 1 (d self / d self), the seed of the pass;
-        * a leaf's gradient *accumulates*: this pass's shares are added to
-          what it held. So two calls leave every leaf with twice the
-          gradient, and ``zero_grad()`` before a call repeats the first
-          result exactly.
-
-        The gradients are those of `backward_in_topological_order`, the sort
-        and walk the chapters teach, with two shortcuts that change no
-        gradient. A node whose every share is zero is skipped, since adding
-        zeros changes nothing (`_shares_are_zero`). And the sort does not look
-        below a node whose local derivatives are all zero, a ReLU that is off:
-        below it, only what it passes on could arrive, and a zero share times a
-        finite local derivative is zero again. So the Values in between down
-        there are not visited, and keep what they held (0, unless an earlier
-        pass from another output reached them). A zero times an infinity is
-        NaN, though: once a Value with an infinite local derivative has been
-        made, every pass sorts the whole graph again, and a ReLU that is off
-        but receives an infinite gradient sends the pass back for what its
-        sort left out (`_walk_the_rest_unpruned`).
+        A leaf (an input or a parameter, a Value with no children) accumulates: each call adds
+        this pass's shares to what it held, so ``zero_grad()`` before a call repeats a result.
+        Every Value in between gets its gradient afresh, 0 plus exactly this pass's shares, and
+        ``self.grad`` becomes 1, the seed; these are PyTorch's rules, and the gradients are those
+        of `backward_in_topological_order`, the walk the chapters teach. `watch`, if given, is
+        called with each node as the walk reaches it, before it passes its gradient on: the one
+        way to watch a pass ("Step through backward" does).
         """
-        prune = not _non_finite_local_grads_made
-        order = _order_for_backward(self, prune)
+        # Faster than the taught walk, same result: the sort does not explore below a node whose
+        # local derivatives are all 0 (a ReLU that is off), since only zeros pass through it.
+        # What lies only below such nodes is still reset (no gradient of an earlier pass stays);
+        # a non-finite local derivative down there (0 times inf is NaN) or an inf/NaN gradient
+        # reaching such a node sends the pass over the whole graph (`_walk`).
+        order, closed = _order_for_backward(self, prune=True)
+        if closed and _reset_below(closed, order):
+            order, closed = _order_for_backward(self)
         for node in order:
             if node._children:
                 node.grad = 0.0
         self.grad += 1.0  # 0 + 1 for an output; a leaf called on its own accumulates, as in PyTorch
-        # The walk stays in this method: "Step through backward" (scratchgrad.drawn_graph.record)
-        # watches this loop's `node` as it runs.
-        for node in reversed(order):
-            grad, local_grads = node.grad, node._local_grads
-            if not local_grads:
-                continue  # a leaf: nothing to pass on
-            if (grad == 0.0 or not local_grads[0]) and _shares_are_zero(grad, local_grads):
-                continue  # every share is 0 (no gradient reached it, say): adding them changes nothing
-            # A node the sort pruned below, whose shares are not zero after all: its gradient is inf or NaN.
-            if prune and not local_grads[0] and not any(local_grads):
-                _walk_the_rest_unpruned(self, order, node)
-                return
-            for child, local in zip(node._children, local_grads, strict=False):  # paired by __init__
-                child.grad += local * grad
+        stopped = _walk(reversed(order), watch, stop_at_closed=bool(closed))
+        if stopped is not None:
+            walked = set(order[order.index(stopped) + 1 :])
+            _walk((node for node in reversed(_order_for_backward(self)[0]) if node not in walked), watch)
 
     # -- copying and pickling (`scratchgrad.pickling`): at any depth, as is backward ----
 
-    __reduce_ex__ = pickling.reduce_value
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[object, ...]:
+        return pickling.reduce_value(self, topological_order)
+
     __copy__ = pickling.shallow_copy
 
 
@@ -342,12 +325,12 @@ def backward_in_topological_order(root: Value) -> None:
 # --8<-- [end:value_backward]
 
 
-def _order_for_backward(root: Value, prune: bool = False) -> list[Value]:
-    """`topological_order(root)`, the same list, found with one stack: what `backward()` sorts with.
+def _order_for_backward(root: Value, prune: bool = False) -> tuple[list[Value], list[Value]]:
+    """`topological_order(root)`, the same list, found with one stack; and the nodes it closed.
 
-    With `prune`, the children of a node whose local derivatives are all zero are not
-    explored (unless another node leads to them): the list then holds only what a
-    gradient can reach.
+    With `prune`, the children of a node whose local derivatives are all zero are not explored
+    (unless another node leads to them): the list then holds only what a gradient can reach,
+    and the second list names those *closed* nodes. Without it, that list is empty.
 
     Two to four times faster on a long chain than the two stacks above, and lighter:
     no iterator per level. Each node is *opened* the first time it is popped: it goes
@@ -358,6 +341,7 @@ def _order_for_backward(root: Value, prune: bool = False) -> list[Value]:
     the second time already finished, and is skipped.
     """
     order: list[Value] = []
+    closed: list[Value] = []
     opened: set[Value] = set()
     stack: list[Value | None] = [root]
     # The list methods, looked up once: this loop runs once per node and once per edge.
@@ -372,55 +356,69 @@ def _order_for_backward(root: Value, prune: bool = False) -> list[Value]:
             push(_FINISHED)
             local_grads = node._local_grads
             if prune and local_grads and not local_grads[0] and not any(local_grads):
-                continue  # nothing passes through it: nothing below it needs looking at for its sake
+                closed.append(node)  # nothing passes through it: nothing below needs sorting for its sake
+                continue
             for child in reversed(node._children):
                 if child not in opened:
                     push(child)
-    return order
+    return order, closed
 
 
-def _walk_the_rest_unpruned(root: Value, pruned_order: list[Value], stopped_at: Value) -> None:
-    """Finish `root`'s pass over the whole graph, from where a pruned node met an inf or NaN gradient.
+def _reset_below(closed: list[Value], order: list[Value]) -> bool:
+    """Set to 0 the gradient of every Value in between that only `closed` nodes lead to; and
+    say whether one of them has a local derivative that is not finite (made a `NonFiniteLocalGrads`).
 
-    `backward()` walked `pruned_order` backwards as far as `stopped_at`, a node whose local
-    derivatives are all zero but whose gradient is infinite or NaN after all: its shares are
-    NaN and must reach the part of the graph that the pruned sort left out. The rest is
-    walked in the order of the whole graph: the Values in between not sorted before start at
-    0, and those already walked are not walked again.
+    Those Values get no share of this pass (only zeros pass through a closed node), so the
+    taught walk leaves them at 0: so must `backward()`, whatever an earlier pass gave them. A
+    zero share times an infinite local derivative is NaN, though, which the walk must pass on.
     """
-    sorted_before = set(pruned_order)
-    walked = set(pruned_order[pruned_order.index(stopped_at) + 1 :])
-    whole = _order_for_backward(root)
-    for node in whole:
-        if node._children and node not in sorted_before:
+    seen = set(order)
+    below = set(chain.from_iterable(node._children for node in closed)) - seen
+    non_finite = False
+    while below:  # one level at a time, with set operations: the edges are many, the Values in between fewer
+        seen |= below
+        in_between = [node for node in below if node._children]
+        for node in in_between:
             node.grad = 0.0
-    for node in reversed(whole):
-        if node in walked:
-            continue
+            if type(node._local_grads) is NonFiniteLocalGrads:
+                non_finite = True
+        below = set(chain.from_iterable(node._children for node in in_between)) - seen
+    return non_finite
+
+
+def _walk(
+    nodes: Iterable[Value], watch: Callable[[Value], object] | None, stop_at_closed: bool = False
+) -> Value | None:
+    """The chain rule, node by node in `nodes` (each before the Values it was made from): add
+    each share ``local * node.grad`` to its child's gradient. Returns the closed node at which
+    it stopped, if `stop_at_closed` and one received an infinite or NaN gradient after all."""
+    for node in nodes:
         grad, local_grads = node.grad, node._local_grads
-        if (grad == 0.0 or not local_grads or not local_grads[0]) and _shares_are_zero(grad, local_grads):
-            continue
-        for child, local in zip(node._children, local_grads, strict=False):
+        if not local_grads or ((grad == 0.0 or not local_grads[0]) and _shares_are_zero(grad, local_grads)):
+            if watch is not None:
+                watch(node)
+            continue  # a leaf, or every share is 0 (no gradient reached it, say): nothing to add
+        if stop_at_closed and not local_grads[0] and not any(local_grads):
+            return node  # its shares are NaN: the part of the graph its sort left out needs them
+        if watch is not None:
+            watch(node)
+        for child, local in zip(node._children, local_grads, strict=False):  # paired by __init__
             child.grad += local * grad
+    return None
 
 
 _FINISHED = None
 """On `_order_for_backward`'s stack: the node below this marker has nothing left to explore."""
 
 
-_non_finite_local_grads_made = False
-"""Whether a Value with an infinite or NaN local derivative has been made in this Python.
+class NonFiniteLocalGrads(tuple):
+    """The local derivatives of a node that has an infinite or NaN one, marked as such by `Value()`.
 
-Until one has, `Value.backward` need not look below a node whose local derivatives are all
-zero: a zero share times a finite local derivative is zero. Once one has, 0 · inf = NaN could
-start down there, and every pass sorts the whole graph.
-"""
+    A plain tuple in every other way. `backward()` may skip what lies below a ReLU that is off
+    only while no node down there is marked: a zero share times inf is NaN, not zero.
+    """
 
-
-def _note_non_finite_local_grads() -> None:
-    """Record that a Value with an infinite or NaN local derivative was made (see above)."""
-    global _non_finite_local_grads_made
-    _non_finite_local_grads_made = True
+    __slots__ = ()
 
 
 def _shares_are_zero(grad: float, local_grads: tuple[float, ...]) -> bool:

@@ -13,7 +13,7 @@ import math
 import operator
 from collections.abc import Callable, Sequence
 
-from scratchgrad.engine import Number, Value, _note_non_finite_local_grads, _operand, sigmoid
+from scratchgrad.engine import NonFiniteLocalGrads, Number, Value, _operand, sigmoid
 
 __all__ = [
     "ACTIVATIONS",
@@ -175,10 +175,10 @@ def _neuron_node(
         local_grads = d_dz if slope == 1.0 else tuple([slope * d for d in d_dz])
     # Every wᵢ·xᵢ is finite when z is, so every wᵢ and xᵢ is: the local derivatives are finite
     # while |act'(z)| <= 1, and Value() need not add them all up to find out (see its __init__).
+    if not (z - z == 0.0 and -1.0 <= slope <= 1.0):
+        local_grads = NonFiniteLocalGrads(local_grads)
     node = Value(out, "", (), (), op)
     node._children, node._local_grads = children, local_grads
-    if not (z - z == 0.0 and -1.0 <= slope <= 1.0):
-        _note_non_finite_local_grads()
     return node
 
 

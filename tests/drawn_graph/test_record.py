@@ -92,3 +92,38 @@ def test_a_backward_that_raises_is_reported_with_the_visits_before_it():
     _nodes, recording = recorded(Broken(2.0, label="a") * Broken(3.0, label="b"))
     assert recording.error == "backward() raised ArithmeticError: the reader's bug"
     assert len(recording.visits) == 1
+
+
+def test_a_relu_that_is_off_but_receives_an_infinite_gradient_is_recorded_as_visited():
+    a = Value(-1.0, label="a")
+    off = (a * 3.0).relu()
+    off.label = "off"
+    root = off * 1e300 * 1e300  # finite local derivatives whose product overflows: off.grad is inf
+    nodes, recording = recorded(root)
+    names = [node.name for node in nodes]
+    visited = [names[visit.node] for visit in recording.visits]
+    assert "off" in visited
+    assert "a" in visited
+    assert visited.count("off") == 1
+    assert str(recording.grads[names.index("a")]) == "nan"
+
+
+def test_a_gradient_that_stays_nan_is_not_recorded_as_an_update():
+    x = Value(float("nan"), label="x")
+    y = x * 2.0
+    y.label = "y"
+    root = y + y  # y receives NaN twice: the second share leaves it NaN, which is no change
+    _, recording = recorded(root)
+    updates = [update for visit in recording.visits for update in visit.updates]
+    assert all(not (update.before != update.before and update.after != update.after) for update in updates)
+
+
+def test_the_package_backward_is_watched_through_its_watch_callback_not_traced(monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys, "settrace", lambda *args: pytest.fail("the recorder traced backward()"))
+    _, recording = recorded(five_nodes(Value))
+    assert recording.error is None
+    assert all(
+        line.text.strip().startswith("child.grad +=") for visit in recording.visits for line in visit.lines
+    )

@@ -9,9 +9,9 @@ watched as they run, not imitated:
 * **closures** (micrograd, the stages of `scratchgrad.stages`, a reader's own class): every Value
   has a ``_backward`` function. For the run each one is wrapped, so the wrapper sees the visit, and
   `sys.settrace` reports each line of the closure as it runs;
-* **stored local derivatives** (the package's `Value`): one loop of ``Value.backward`` visits the
-  nodes. `sys.settrace` watches that loop: its variable ``node`` is the node being visited, once the
-  output has been seeded with ``grad = 1``.
+* **stored local derivatives** (the package's `Value`): ``Value.backward(watch=...)`` calls the
+  watcher with each node it walks, before the node passes its gradient on; the chain rule's line
+  is `scratchgrad.engine._walk`'s.
 
 Afterwards every gradient and every ``_backward`` is put back: recording changes nothing the
 reader can see.
@@ -19,6 +19,7 @@ reader can see.
 
 from __future__ import annotations
 
+import inspect
 import linecache
 import sys
 from collections.abc import Callable
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from types import CodeType, FrameType
 from typing import Any
 
+from scratchgrad import engine
 from scratchgrad.graph import GraphNode
 
 __all__ = ["CodeLine", "Recording", "Update", "Visit", "record_backward"]
@@ -93,12 +95,12 @@ def record_backward(nodes: list[GraphNode]) -> Recording:
             value.grad = 0.0
         if any(callable(getattr(value, "_backward", None)) for value in values):
             _record_closures(nodes, recording)
-        elif "node" in getattr(getattr(type(root).backward, "__code__", None), "co_varnames", ()):
-            _record_loop(nodes, recording)
+        elif _offers_watch(root.backward):
+            _record_watched(nodes, recording)
         else:
             recording.error = (
-                f"{type(root).__name__}.backward() neither calls _backward closures nor loops over a "
-                "variable named node: the recorder cannot follow it"
+                f"{type(root).__name__}.backward() neither calls _backward closures nor takes a watch= "
+                "callback: the recorder cannot follow it"
             )
         recording.grads = [value.grad for value in values]
     finally:
@@ -137,8 +139,8 @@ class _Watch:
     def changes(self) -> None:
         """Write down every child whose gradient changed since last looked at, to the last line run."""
         for child in self.children:
-            now = self.nodes[child].value.grad
-            if now != self.grads[child]:
+            now, before = self.nodes[child].value.grad, self.grads[child]
+            if now != before and not (now != now and before != before):  # NaN is not equal to itself
                 self.updates.append(Update(child, float(self.grads[child]), float(now), self.last_line))
                 self.grads[child] = now
 
@@ -181,35 +183,47 @@ def _record_closures(nodes: list[GraphNode], recording: Recording) -> None:
                 del values[index]._backward  # the class's own _backward method shows through again
 
 
-def _record_loop(nodes: list[GraphNode], recording: Recording) -> None:
+def _offers_watch(backward: Callable[..., Any]) -> bool:
+    """Whether `backward` takes a ``watch`` callback, as ``scratchgrad.engine.Value.backward`` does."""
+    try:
+        return "watch" in inspect.signature(backward).parameters
+    except (TypeError, ValueError):  # a builtin or a callable without a signature
+        return False
+
+
+def _record_watched(nodes: list[GraphNode], recording: Recording) -> None:
     values = [node.value for node in nodes]
     root = values[-1]
     position = {id(value): index for index, value in enumerate(values)}
+    chain_rule = [_chain_rule_line()]
     watch: _Watch | None = None
 
-    def on_line(frame: FrameType, event: str) -> None:
+    def visit(node: Any) -> None:
         nonlocal watch
-        if event != "line":
-            return
-        if watch is not None:
-            watch.changes()
-        node = frame.f_locals.get("node")
-        index = position.get(id(node))
-        # The walk begins once the output is seeded (d out/d out = 1); before it, loops over
-        # `node` only reset gradients.
-        if index is not None and root.grad != 0 and (watch is None or watch.index != index):
-            if watch is None:
-                recording.seeded = [float(value.grad) for value in values]
-            else:
-                recording.visits.append(watch.visit(_op_origin(type(root), nodes[watch.index].op)))
-            watch = _Watch(nodes, index)
-        if watch is not None:
-            watch.saw_line(frame)
+        if watch is None:
+            recording.seeded = [float(value.grad) for value in values]
+        else:
+            recording.visits.append(_finished(watch, type(root)))
+        watch = _Watch(nodes, position[id(node)])
+        watch.lines, watch.last_line = chain_rule, chain_rule[0]
 
-    with _Tracing(type(root).backward.__code__, on_line):
-        _run_backward(root, recording)
+    try:
+        root.backward(watch=visit)
+    except Exception as error:  # the reader's backward may fail: say how; a Stop still stops
+        recording.error = f"backward() raised {type(error).__name__}: {error}"
     if watch is not None:
-        recording.visits.append(watch.visit(_op_origin(type(root), nodes[watch.index].op)))
+        recording.visits.append(_finished(watch, type(root)))
+
+
+def _finished(watch: _Watch, cls: type) -> Visit:
+    return watch.visit(_op_origin(cls, watch.nodes[watch.index].op))
+
+
+def _chain_rule_line() -> CodeLine:
+    """The line of `scratchgrad.engine._walk` that adds a share to a child's gradient."""
+    lines, first = inspect.getsourcelines(engine._walk)
+    number = next(first + offset for offset, text in enumerate(lines) if "child.grad +=" in text)
+    return _code_line(inspect.getsourcefile(engine._walk) or "", number)
 
 
 class _Tracing:
