@@ -16,21 +16,25 @@ finaliser costs every node a Python call when it is freed (`benchmarks/README.md
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from scratchgrad.engine import Value
+
+class _Node(Protocol):
+    """What freeing needs of a Value: its children (this module imports nothing of the engine)."""
+
+    _children: tuple[_Node, ...]
+
 
 __all__ = ["STACK_IS_SMALL", "release_iteratively"]
 
 STACK_IS_SMALL = sys.platform in ("emscripten", "wasi")
 """True inside WebAssembly (Pyodide), where freeing a deep graph must not nest."""
 
-_queue: list[tuple[Value, ...]] = []
+_queue: list[tuple[_Node, ...]] = []
 _draining = False
 
 
-def release_iteratively(node: Value) -> None:
+def release_iteratively(node: _Node) -> None:
     """Free `node`'s children from a queue instead of inside `node`'s own release (its ``__del__``)."""
     global _draining
     try:
