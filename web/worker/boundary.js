@@ -1,10 +1,11 @@
 // The decision-boundary picture: what the network says at every cell of a grid over the plane.
 //
 // Python sends the network's current weights as plain numbers (Stepper.layers); this module
-// runs the forward pass over the grid in JavaScript, in the playground's worker (playground-worker.js). A 64×64 grid is 4,096 forward passes:
-// about 3 ms here, about 300 ms in Python under Pyodide — and the picture is redrawn ten times a
-// second while training runs. The arithmetic follows scratchgrad.playground.predict (each
-// neuron: act(b + Σ wᵢ·xᵢ), summed left to right), and the browser tests compare the two.
+// runs the forward pass over the grid in JavaScript, in the playground's worker (playground-worker.js).
+// A 64×64 grid is 4,096 forward passes: about 3 ms here, about 300 ms in Python under Pyodide, and
+// the picture is redrawn ten times a second while training runs. The arithmetic and the class are
+// scratchgrad.playground.stepper's predict_all and class_index, number for number (NaN and ±∞
+// included): tests/playground/test_boundary_parity.py runs both on the same weights.
 
 export const GRID_RESOLUTION = 64;
 
@@ -16,8 +17,8 @@ function sigmoid(z) {
 
 const ACTIVATIONS = {
   tanh: Math.tanh,
-  // not Math.max(z, 0): a NaN sum gives 0 here, as in Value.relu
-  relu: (z) => (z > 0 ? z : 0),
+  // as Value.relu: NaN stays NaN (a diverged network must not look quiet), -0 keeps its sign
+  relu: (z) => (z > 0 || Number.isNaN(z) ? z : z < 0 ? 0 : z),
   sigmoid,
   linear: (z) => z,
 };
@@ -41,8 +42,9 @@ export function forward(layers, x) {
 }
 
 /**
- * The predicted class of one output row, and how sure it is, from 0 (a coin flip) to 1.
- * One output is a score for two classes: class 1 when it is > 0, sure as |2σ(s) − 1|.
+ * The class index of one output row (class_index's: 0 … k-1), and how sure it is, from 0 (a coin
+ * flip) to 1. One output is a score for two classes: index 1 (class +1) when it is > 0, else
+ * index 0 (class -1), sure as |2σ(s) − 1|.
  * Several outputs are one score per class: the largest wins, sure as (pmax − 1/k)/(1 − 1/k)
  * with p = softmax(scores).
  */

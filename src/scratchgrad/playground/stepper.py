@@ -22,13 +22,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from scratchgrad.fused import ACTIVATIONS
-from scratchgrad.losses import accuracy
+from scratchgrad.losses import accuracy, predicted_class
 from scratchgrad.nn import MLP
 from scratchgrad.playground.program import setup_code
 from scratchgrad.playground.settings import Settings
 from scratchgrad.train import StepRecord, Trainer
 
-__all__ = ["PLANE_MARGIN", "Stepper", "predict", "predict_all"]
+__all__ = ["PLANE_MARGIN", "Stepper", "class_index", "predict", "predict_all"]
 
 PLANE_MARGIN = 0.2
 """Space left around the points in the boundary view, as a fraction of their extent."""
@@ -70,6 +70,12 @@ def predict_all(model: MLP, points: Sequence[Sequence[float]]) -> list[float | l
             x = [activation(b + sum(map(operator.mul, w, x)))[0] for b, w in neurons]
         outputs.append(x[0] if len(x) == 1 else x)
     return outputs
+
+
+def class_index(output: float | Sequence[float]) -> int:
+    """The class an output stands for (`predicted_class`) as an index 0 … k-1, the one the page
+    colours by: for one score, 0 for class -1 and 1 for class +1; for a row, the class itself."""
+    return max(predicted_class(output), 0)
 
 
 class Stepper:
@@ -194,7 +200,7 @@ class Stepper:
         """Each point's class as an index 0 … k-1 (for ±1 targets: 0 is -1, 1 is +1)."""
         if self.settings.classes > 2:
             return list(self.ys)
-        return [int(y > 0) for y in self.ys]
+        return [class_index(y) for y in self.ys]
 
     def scores(self) -> list[float | list[float]]:
         """The network's current output for every point, with plain floats (`predict_all`)."""
