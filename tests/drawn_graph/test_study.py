@@ -49,3 +49,13 @@ def test_to_json_writes_non_finite_numbers_as_text():
     assert json.loads(to_json(out))["count"] == 2
     nan = Value(float("nan"), label="nan")
     assert '"nan"' in to_json(nan * 2.0)
+
+
+def test_a_readers_plain_power_label_is_read_without_an_exponent_in_it():
+    """A reader's engine may label x ** 2 as "**" alone: the study says ∂/∂ in symbols, and never crashes."""
+    a = closures.Value(3.0, label="a")
+    squared = a**2
+    squared._op = "**"
+    squared.label = "s"
+    texts = [line for step in json.loads(to_json(squared * 2.0))["steps"] for line in step["text"]]
+    assert any(line.startswith("a.grad += ∂s/∂a × s.grad") for line in texts)

@@ -163,12 +163,19 @@ def _local_symbol(nodes: list[GraphNode], index: int, position: int) -> str:
         return "1"
     if op == "-":
         return "−1"
-    if op.startswith("* "):
-        return _written(float(op[2:]))
-    if op.startswith("**"):
-        n = float(op[2:])
-        return f"{_written(n)} × {me}.data^{_written(n - 1)}"
-    if op.endswith("**"):
+    constant = _number_in(op[2:]) if op.startswith(("* ", "**")) else None
+    if op.startswith("* ") and constant is not None:
+        return _written(constant)
+    if op.startswith("**") and constant is not None:
+        return f"{_written(constant)} × {me}.data^{_written(constant - 1)}"
+    if op == "**" and len(names) == 2:  # a Value to the power of a Value, or a reader's plain "**" label
+        base, exponent = names
+        return (
+            f"{exponent}.data × {base}.data^({exponent}.data − 1)"
+            if position == 0
+            else f"{out}.data × ln {base}.data"
+        )
+    if op.endswith("**") and _number_in(op[:-2]) is not None:
         return f"{out}.data × ln {op[:-2]}"
     symbols = {
         "exp": f"{out}.data",
@@ -182,6 +189,15 @@ def _local_symbol(nodes: list[GraphNode], index: int, position: int) -> str:
     if op == "/" and len(names) == 2:
         return f"1 / {names[1]}.data" if position == 0 else f"−{names[0]}.data / {names[1]}.data²"
     return f"∂{out}/∂{me}"
+
+
+def _number_in(text: str) -> float | None:
+    """The number a node's op label carries after its operator (``"**-1"`` → -1), or None: a
+    reader's own engine may label its nodes ``"**"`` alone, or in words."""
+    try:
+        return float(text)
+    except ValueError:
+        return None
 
 
 def _check(nodes: list[GraphNode], checked: GraphCheck) -> dict[str, Any]:

@@ -43,8 +43,8 @@ class Fail(Exception):  # noqa: N818 (a check "fails"; it is not an error of the
     """A check did not hold; the message names what was expected and what came out.
 
     `graph`, when the check has one to show: the drawing of the reader's graph with the study of its
-    backward (``{"dot": ..., "study": ...}``, `scratchgrad.drawn_graph.study.dot_and_study`), for the page to draw
-    with every node checked (`scratchgrad.exercises.oracle.graph_failure`).
+    backward (``{"dot": ..., "study": ...}``, `scratchgrad.drawn_graph.study.dot_and_study`), for the
+    page to draw with every node checked (`scratchgrad.exercises.oracle.graph_failure`).
     """
 
     def __init__(self, message: str, graph: dict[str, str] | None = None) -> None:
