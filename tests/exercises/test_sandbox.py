@@ -179,3 +179,54 @@ def test_code_that_only_waits_is_stopped_once_it_waited_wall_factor_times_the_li
     waited_at_most = 0.05 * (WALL_FACTOR if CPU_CLOCK else 1)
     assert waited_at_most <= sandbox.budget.waited < 5
     assert sandbox.budget.used < waited_at_most or not CPU_CLOCK
+
+
+def test_a_thread_importing_while_a_run_starts_cannot_break_the_run():
+    """A guard of an earlier run (or any thread) may add to `sys.modules` while the next run reads
+    it: the snapshot must not fail with "dictionary changed size during iteration"."""
+    stop = False
+
+    def churn() -> None:
+        names = [f"_sandbox_churn_{i}" for i in range(50)]
+        while not stop:
+            for name in names:
+                sys.modules[name] = sys
+            for name in names:
+                del sys.modules[name]
+
+    _thread.start_new_thread(churn, ())
+    sys.setswitchinterval(1e-6)  # hand the GIL over as often as the interpreter allows
+    try:
+        for _ in range(300):
+            assert Sandbox(time_limit=5.0).run(lambda: 42) == 42
+    finally:
+        stop = True
+        sys.setswitchinterval(0.005)
+        time.sleep(0.05)
+
+
+def test_reference_solutions_pass_while_another_process_takes_every_core():
+    """200 checks of the exercises' reference solutions while another process spins: no spurious failure."""
+    import multiprocessing
+
+    from scratchgrad.exercises import EXERCISES, check
+
+    spinners = [multiprocessing.Process(target=_spin, daemon=True) for _ in range(1)]
+    for spinner in spinners:
+        spinner.start()
+    try:
+        failures = []
+        for round_ in range(200 // len(EXERCISES) + 1):
+            for exercise in EXERCISES:
+                report = check(exercise.id, exercise.solution, seed=round_)
+                if not report.passed:
+                    failures.append(report.text())
+        assert failures == []
+    finally:
+        for spinner in spinners:
+            spinner.terminate()
+
+
+def _spin() -> None:
+    while True:
+        pass

@@ -33,6 +33,8 @@ HOST_ONLY_PATHS = {
     "tests/test_publish_hook.py": "a site build hook that draws the icons with Pillow",
     "tests/test_readme.py": "checks the README against the whole repository (web/, .github/, .ci/)",
     "tests/test_exercise_order.py": "reads the built site's pages",
+    "tests/test_commit_msg.py": "runs the commit-msg hook, a shell script",
+    "tests/playground/test_boundary_parity.py": "runs the Playground's JavaScript in Node",
 }
 HOST_ONLY_TESTS = {
     **{
@@ -50,6 +52,14 @@ HOST_ONLY_TESTS = {
     ),
     "tests/playground/test_your_engine.py::test_the_program_runs_in_python_next_to_the_exported_file": (
         "starts a CPython subprocess; Pyodide cannot start processes"
+    ),
+}
+HOST_ONLY_TESTS |= {
+    "tests/exercises/test_sandbox.py::test_a_thread_importing_while_a_run_starts_cannot_break_the_run": (
+        "starts a thread; Pyodide has none (and no time-limit guard thread to race with)"
+    ),
+    "tests/exercises/test_sandbox.py::test_reference_solutions_pass_while_another_process_takes_every_core": (
+        "starts a process that spins; Pyodide cannot start processes"
     ),
 }
 HOST_ONLY_MODULES = ("torch", "graphviz", "playwright", "mkdocs")

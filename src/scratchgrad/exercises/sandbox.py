@@ -189,8 +189,11 @@ class Sandbox:
 
     @contextmanager
     def _restored_afterwards(self) -> Iterator[None]:
+        # dict(...) copies in one step, under the GIL: another thread importing a module (a guard
+        # of an earlier run, say) cannot change the dictionary while it is being read.
         saved_builtins = dict(builtins.__dict__)
-        saved_modules = {name: m for name, m in sys.modules.items() if name.split(".")[0] == "scratchgrad"}
+        modules_now = dict(sys.modules)
+        saved_modules = {name: m for name, m in modules_now.items() if name.split(".")[0] == "scratchgrad"}
         saved_dicts = {
             name: dict(m.__dict__) for name, m in saved_modules.items() if isinstance(m, ModuleType)
         }
@@ -228,6 +231,8 @@ def _follow_with_trace(spent: Callable[[], bool]) -> Iterator[None]:
             return follow_lines(frame, event, arg)
         return None
 
+    import ctypes  # noqa: F401  (for `_guard`, imported here: a guard thread must not import, see there)
+
     inside = _thread.allocate_lock()  # held while the run is inside
     inside.acquire()
     deciding = _thread.allocate_lock()  # the guard decides, and the run leaves, one at a time
@@ -250,8 +255,9 @@ def _guard(spent: Callable[[], bool], running: int, inside: LockType, deciding: 
     `TimeLimitExceeded` in the thread `running` (``PyThreadState_SetAsyncExc``): the interpreter
     delivers it at the next jump back of whatever loop runs, on one line or not. (A loop inside
     one C call, such as ``sum(itertools.repeat(0))``, never gets there: the command line's child
-    process is stopped from outside, `scratchgrad.exercises.isolated`.)"""
-    import ctypes  # here, not at the top: only CPython 3.11 comes here, never Pyodide
+    process is stopped from outside, `scratchgrad.exercises.isolated`.) ctypes was imported by
+    the run's own thread: an import here would change `sys.modules` while a later run reads it."""
+    import ctypes  # already in sys.modules (`_follow_with_trace`): this only looks it up
 
     while not inside.acquire(True, LOOK_EVERY * 5):
         with deciding:
