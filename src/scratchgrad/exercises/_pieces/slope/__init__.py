@@ -45,21 +45,40 @@ def _other_functions(engine: Engine) -> str:
     return "sin, x³ and eˣ all within 0.001 of their exact slopes"
 
 
+def _quotients(f, x: float, h: float) -> dict[str, float]:
+    """Every rise over a run of exactly h around x (and the both-ways nudge, whose run is 2h)."""
+    return {
+        "forward": (f(x + h) - f(x)) / h,
+        "backward": (f(x) - f(x - h)) / h,
+        "half steps": (f(x + h / 2) - f(x - h / 2)) / h,
+        "central": (f(x + h) - f(x - h)) / (2 * h),
+    }
+
+
+USES_H_CASES = (("x³ at 1", lambda x: x**3, 1.0), ("x² at −2", lambda x: x * x, -2.0))
+
+
 @EXERCISE.check("uses the h it is given")
 def _uses_h(engine: Engine) -> str:
-    got = _slope_of(engine, lambda x: x**3, 1.0, 0.5)
-    nudged = {"forward": 4.75, "central": 3.25, "backward": 1.75}
-    if any(is_number(got) and abs(got - v) < 1e-9 for v in nudged.values()):
-        return f"with h = 0.5 the slope of x³ at 1 is {written(got)}"
-    if is_number(got) and abs(got - 2 * nudged["central"]) < 1e-9:
+    misses = []  # (name, h, got, its quotients) for every slope that is no rise over a run of h
+    for name, f, x in USES_H_CASES:
+        for h in (0.5, 0.25):
+            got, quotients = _slope_of(engine, f, x, h), _quotients(f, x, h)
+            if not any(is_number(got) and abs(got - q) < 1e-9 for q in quotients.values()):
+                misses.append((name, h, got, quotients))
+    if not misses:
+        return "with h = 0.5 and h = 0.25, each slope is a rise over a run of h"
+    if len(misses) == 2 * len(USES_H_CASES) and all(
+        is_number(got) and abs(got - 2 * q["central"]) < 1e-9 for _, _, got, q in misses
+    ):  # every one of four cases, not one number that happens to match
         raise Fail(
-            f"with h = 0.5 you got {written(got)}, twice the central difference 3.25: nudging both ways, "
-            f"the run "
+            "every slope you gave is twice the central difference: nudging both ways, the run "
             "from x − h to x + h is 2h — divide by 2 * h"
         )
+    name, h, got, quotients = misses[0]
     raise Fail(
-        f"with h = 0.5, nudging x³ at 1 gives (1.5³ − 1³) / 0.5 = 4.75; you got {written(got)}"
-        " — does slope use the h it is given?"
+        f"with h = {written(h)}, nudging {name} gives (f(x + h) − f(x)) / h = "
+        f"{written(quotients['forward'])}; you got {written(got)} — does slope use the h it is given?"
     )
 
 
