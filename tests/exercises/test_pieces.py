@@ -105,3 +105,11 @@ def test_an_unknown_exercise_names_the_known_ones():
         UnknownExerciseError, match="no exercise 'nope'; the exercises are: slope, value-graph"
     ):
         by_id("nope")
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda exercise: exercise.id)
+def test_a_dunder_in_a_task_or_hint_is_code_so_that_markdown_keeps_its_underscores(exercise):
+    """Outside backticks, Markdown reads ``__init__`` as bold "init"."""
+    for text in (exercise.task, *exercise.hints):
+        outside_code = "".join(text.split("`")[::2])
+        assert "__" not in outside_code, text
