@@ -272,3 +272,17 @@ def test_a_setting_given_twice_is_rejected():
 def test_the_docstring_examples_hold():
     results = doctest.testmod(settings_module)
     assert (results.failed, results.attempted > 0) == (0, True)
+
+
+@pytest.mark.parametrize(("asked", "drawn"), [(100, 99), (101, 102), (4, 6), (5, 6), (120, 120)])
+def test_choosing_the_spiral_takes_the_nearest_point_count_it_can_draw(asked, drawn):
+    assert from_query(f"dataset=spiral&points={asked}").points == drawn
+
+
+def test_a_point_count_below_the_least_is_still_refused_for_the_spiral():
+    with pytest.raises(SettingsError, match="at least 4"):
+        from_query("dataset=spiral&points=2")
+
+
+def test_settings_made_directly_still_refuse_a_spiral_of_unequal_arms():
+    assert "multiple of 3" in Settings(dataset="spiral", points=100).problems()["points"]

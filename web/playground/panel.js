@@ -201,6 +201,7 @@ export class PlaygroundPanel {
       this.#setState(PANEL_STATE.invalid);
       this.#showNote(elsewhere.join(" "), "error");
       this.#code.clear("No program: the settings have problems.");
+      this.#forgetShownData(); // what is drawn belongs to settings no longer shown
       return;
     }
     this.#form.fill(answer.query);
@@ -248,6 +249,20 @@ export class PlaygroundPanel {
       this.#setState(message.frame.note ? PANEL_STATE.diverged : PANEL_STATE.paused);
       this.#code.update(message.frame.steps);
     }
+  }
+
+  /** Blank the plane, the chart and the statistics: they showed settings that are no longer the form's. */
+  #forgetShownData() {
+    this.#view = this.#frame = this.#grid = null;
+    this.#boundary.setData(null);
+    this.#boundary.draw(null, null);
+    this.#chart.clear();
+    this.#chart.draw();
+    const { stats } = this.#parts;
+    stats.steps.textContent = "Not trained: fix the settings";
+    stats.loss.textContent = stats.accuracy.textContent = "";
+    delete this.element.dataset.sgLoss;
+    delete this.element.dataset.sgAccuracy;
   }
 
   #show({ frame, grid }) {

@@ -53,6 +53,8 @@ YOUR_ENGINE_FIXES = ("activation", "loss", "optimizer", "schedule", "decay", "l2
 """The settings the reader's engine has no say in: its neurons are tanh, its loop plain MSE descent."""
 
 MAX_POINTS = 400
+MIN_POINTS = 4
+"""The fewest points a drawn data set may have."""
 MAX_LAYERS = 4
 MAX_NEURONS = 32
 MAX_LR = 10.0
@@ -294,7 +296,7 @@ FIELDS: tuple[Field, ...] = (
         "noise", "Noise", "float", low=0.0, high=1.0, help="How far the points scatter (not 4-point sets).",
     ),
     Field(
-        "points", "Points", "int", low=4, high=MAX_POINTS, why_high=_TOO_SLOW,
+        "points", "Points", "int", low=MIN_POINTS, high=MAX_POINTS, why_high=_TOO_SLOW,
         help="How many points to draw (not for 4-point sets).",
     ),
     Field("hidden", "Hidden layers", "layers", help="Neurons per hidden layer, e.g. 8, 8; empty for none."),
@@ -333,10 +335,20 @@ def _from_values(values: Mapping[str, str], base: Settings | None) -> Settings:
             changes[name] = spec.parse(text)
         except ValueError as error:
             problems[name] = f"{spec.title}: {error}"
-    settings = replace(base or Settings(), **changes)
+    settings = _fitted_to_dataset(replace(base or Settings(), **changes))
     problems = {**settings.problems(), **problems}
     if problems:
         raise SettingsError({name: problems[name] for name in _FIELDS_BY_NAME if name in problems})
+    return settings
+
+
+def _fitted_to_dataset(settings: Settings) -> Settings:
+    """`settings` with a point count its data set can draw: the spiral's three equal arms take the
+    nearest multiple of 3 (100 becomes 99), so that choosing the spiral never leaves the panel stuck.
+    `Settings` itself still refuses such a count, with the reason (`Settings.problems`)."""
+    points = settings.points
+    if settings.dataset == "spiral" and is_whole_number(points) and points % 3 and points >= MIN_POINTS:
+        return replace(settings, points=max(2 * 3, 3 * round(points / 3)))  # two points an arm at least
     return settings
 
 
