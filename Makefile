@@ -80,7 +80,8 @@ setup-web: $(NODE_MODULES) $(PYODIDE_TOOLS)/.installed
 COMMIT_RULE_SINCE := 1976b34aabaf1f817446576fbd054303408e749f
 
 # ruff for the Python; ESLint (eslint.config.mjs) and Prettier (.prettierrc.json) for the
-# JavaScript and CSS of web/, hooks/ and tests/web/; no export of web/ that nothing imports.
+# JavaScript and CSS of web/, hooks/ and tests/web/; no export of web/ that nothing imports; web/'s
+# imports keep to its floors, in no circle (tests/web/layers.mjs).
 JS_SOURCES := web hooks/*.js tests/web eslint.config.mjs
 lint: setup $(NODE_MODULES)
 	$(call stage_start,lint)
@@ -88,6 +89,7 @@ lint: setup $(NODE_MODULES)
 	.githooks/commit-msg --since $(COMMIT_RULE_SINCE)
 	node_modules/.bin/eslint --max-warnings=0 $(JS_SOURCES)
 	node tests/web/unused-exports.mjs
+	node tests/web/layers.mjs
 	node_modules/.bin/prettier --check $(JS_SOURCES)
 	$(call stage_end,lint)
 

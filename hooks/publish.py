@@ -10,7 +10,7 @@ It adds to the built site:
   get isolation from the service worker as before);
 * ``offline.json`` — every file a reader keeps for offline use, with its size and a digest, and
   the build's ``version`` (a digest of that list). The service worker
-  (web/isolation/coi-serviceworker.js) downloads the list's files into Cache Storage, and when
+  (web/service-worker/coi-serviceworker.js) downloads the list's files into Cache Storage, and when
   a newer build's list has another version, it fetches what changed and tells the reader.
   ``mkdocs serve`` writes no list: a preview that is being edited is never served from a cache.
 

@@ -14,7 +14,7 @@ It adds to the built site, without writing into ``docs/``:
   it with its integrity checked (``web/worker/load-scratchgrad.js``; the npm package ships no
   wheels). ``<build>`` is a digest of the package sources: a browser that cached an older
   lock file never pairs it with a newer wheel;
-* ``coi-serviceworker.js`` — ``web/isolation/coi-serviceworker.js``, a service worker that adds
+* ``coi-serviceworker.js`` — ``web/service-worker/coi-serviceworker.js``, a service worker that adds
   the COOP/COEP headers static hosts (and ``mkdocs serve``) do not send. Cross-origin isolation
   lets Stop interrupt Python instead of restarting it.
 
@@ -62,7 +62,7 @@ TOOLS = ROOT / ".venv-pyodide" / "bin"
 CACHE = ROOT / "build" / "site-runtime"
 BUNDLES = ROOT / "build" / "web-bundles"
 
-PAGE_ENTRY_POINTS = {"runner": WEB / "page" / "main.js"}
+PAGE_ENTRY_POINTS = {"runner": WEB / "main.js"}
 WORKER_ENTRY_POINTS = {
     "python-worker": WEB / "worker" / "python-worker.js",
     "graph-worker": WEB / "worker" / "graph-worker.js",
@@ -77,7 +77,7 @@ MATERIAL_BUNDLE = re.compile(
     r'<script src="(?P<src>[^"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js)"></script>'
 )
 """Material's bundle as its template writes it, at the end of ``<body>``."""
-SERVICE_WORKER = WEB / "isolation" / "coi-serviceworker.js"  # at the site's root: its scope is the site
+SERVICE_WORKER = WEB / "service-worker" / "coi-serviceworker.js"  # at the site's root: its scope is the site
 PYODIDE_RUNTIME_FILES = (
     "pyodide.mjs",
     "pyodide.mjs.map",

@@ -3,7 +3,7 @@
 Material mounts every ``pre > code`` of a page as the page loads: it adds a copy button, then
 measures the block to learn whether it scrolls, so each block costs the browser a layout of the
 page in the middle of a script. A runnable block's code and an exercise's stub are replaced by an
-editor on first need (web/page/editor.js), whose toolbar has its own Copy: Material's work on
+editor on first need (web/shared/editor.js), whose toolbar has its own Copy: Material's work on
 them is thrown away. Written as ``<div class="sg-stand-in"><code>`` instead of
 ``<pre><span></span><code>``, they are not Material's code blocks, and runner.css lays them out
 as the editor will be (its padding and line height, long lines wrapped on a phone), so the swap

@@ -126,7 +126,7 @@ def test_the_table_names_every_top_level_folder_hook_and_module():
 
 
 def test_the_table_check_finds_a_missing_row_and_a_wrong_path():
-    table = README.replace("`run-notes.js` (how a run ended, in words), ", "").replace(
+    table = README.replace("`run-notes.js`, ", "").replace(
         "`src/scratchgrad/fused.py`", "`src/scratchgrad/fusion.py`"
     )
     named, missing = named_files(table)

@@ -33,7 +33,7 @@ isolation, as in a browser where the service worker cannot register (and Playwri
 see every request: no service worker answers them)."""
 SERVICE_WORKER_CONTROLS = "navigator.serviceWorker.controller !== null"
 """True once the site's service worker is active and controls the page: every page loaded from
-then on is cross-origin isolated (web/isolation/coi-serviceworker.js)."""
+then on is cross-origin isolated (web/service-worker/coi-serviceworker.js)."""
 LOAD_TIMEOUT_MS = 120_000
 BLOCK_TIMEOUT_MS = 300_000
 
@@ -42,7 +42,7 @@ def open_page(context, url: str, *, isolated: bool = True, color_scheme: str | N
     """Open `url` and wait until Python is ready; `isolated`: as a returning reader gets it.
 
     A reader's first page is not cross-origin isolated (the service worker registers while it is
-    shown: web/isolation/coi-serviceworker.js); every page loaded once the worker is active is.
+    shown: web/service-worker/coi-serviceworker.js); every page loaded once the worker is active is.
     `color_scheme` ("light", "dark"): the reader's system preference, for this page only.
     """
     page = context.new_page()
@@ -185,7 +185,7 @@ def run_block(page, index: int) -> None:
 
 def editor_in(scope):
     """The code editor of a block or an exercise (`scope`), made as a reader's Tab makes it. An
-    editor is made when first needed (web/page/editor.js): one far down the page may not be yet,
+    editor is made when first needed (web/shared/editor.js): one far down the page may not be yet,
     and until then the build's code stands in for it, as the first textbox of `scope`."""
     scope.locator("[role=textbox]").first.focus()
     return scope.locator(".cm-content")

@@ -200,7 +200,7 @@ def test_tab_walks_through_every_editor_and_changes_nothing(context, site_url):
 
 STAND_INS = """[...document.querySelectorAll('.sg-runnable')].flatMap((b, i) =>
   b.querySelector(':scope > .sg-source[role=textbox]') && !b.closest('details:not([open])') ? [i] : [])"""
-"""The blocks on show whose editor is not made yet: the build's code stands in (web/page/editor.js)."""
+"""The blocks on show whose editor is not made yet: the build's code stands in (web/shared/editor.js)."""
 
 
 @pytest.mark.fresh_context

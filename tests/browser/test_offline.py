@@ -2,7 +2,7 @@
 
 The site is served under /scratchgrad/, as a GitHub project page is, and from a host's root
 (published.py). A fresh profile opens one page online; the service worker keeps the whole site
-(web/isolation/coi-serviceworker.js, the list from hooks/publish.py); then the server is
+(web/service-worker/coi-serviceworker.js, the list from hooks/publish.py); then the server is
 stopped, and every page still opens, a block runs, an exercise checks and the Playground trains;
 the footer's "Turn off" then drops the copy. And a reader who has one build open meets the next
 one published: told, and on their next page the new build, with their edits kept.

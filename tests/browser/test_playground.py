@@ -451,7 +451,7 @@ def test_every_chapter_panel_starts_and_steps(context, site_url):
     for chapter in chapters:
         page = context.new_page()
         page.goto(page_url(site_url, chapter.relative_to(DOCS).as_posix()))
-        # A panel is made once the playground's chunk has loaded (web/page/main.js): wait for it.
+        # A panel is made once the playground's chunk has loaded (web/main.js): wait for it.
         page.wait_for_selector(".sg-playground--compact", timeout=LOAD_TIMEOUT_MS)
         panels = page.locator(".sg-playground--compact")
         assert panels.count() > 0, chapter

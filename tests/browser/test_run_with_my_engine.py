@@ -1,6 +1,6 @@
 """The reader's engine runs the story: "Run with: my engine" puts the reader's pieces in the chapter's blocks.
 
-The reader's work is seeded as the exercises store it (web/exercises/exercise-work.js); the engine a
+The reader's work is seeded as the exercises store it (web/shared/exercise-work.js); the engine a
 block runs on is built from it by scratchgrad.page.reader_engine. One browser context for the
 module, each chapter loaded once: the tests run in order on the same pages.
 """

@@ -83,7 +83,7 @@ def paste_code(engine, container: str, code: str) -> None:
     Through CodeMirror's own view (found from its DOM, as EditorView.findFromDOM does): neither
     WebDriver engine here offers Playwright's insert_text, and typed keys would be auto-indented.
     """
-    # An editor is made when first needed (web/page/editor.js): here by a press on the code that
+    # An editor is made when first needed (web/shared/editor.js): here by a press on the code that
     # stands in for it, as a reader's click (Firefox's WebDriver session gets no focus event), once
     # CodeMirror has loaded.
     engine.evaluate(f"""(() => {{
@@ -157,7 +157,7 @@ def open_as_a_returning_reader(engine, url: str) -> None:
 def test_a_first_visit_runs_the_first_pages_blocks_as_built_and_isolates_the_next(engine, site_url):
     engine.goto(page_url(site_url, FIRST_PAGE))
     wait_until_python_is_ready(engine)
-    # Shown once, as it came: not isolated (web/isolation/coi-serviceworker.js).
+    # Shown once, as it came: not isolated (web/service-worker/coi-serviceworker.js).
     assert engine.evaluate("performance.getEntriesByType('navigation')[0].type") == "navigate"
     assert engine.evaluate("crossOriginIsolated") is False
     count = min(BLOCKS_COMPARED, engine.evaluate("document.querySelectorAll('.sg-runnable').length"))

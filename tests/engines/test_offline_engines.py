@@ -2,7 +2,7 @@
 
 From a fresh profile, one chapter online until its footer says "Available offline"; then the
 server stops, and the chapter opens in full from the kept copy, every page of the site still
-answers it, and a block runs (web/isolation/coi-serviceworker.js, web/offline/offline-status.js).
+answers it, and a block runs (web/service-worker/coi-serviceworker.js, web/offline/offline-status.js).
 The site is served from its root here; Chromium's version of this test, from a sub-path and with
 the exercise and the Playground, is tests/browser/test_offline.py.
 """

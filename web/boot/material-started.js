@@ -1,5 +1,5 @@
 // When Material's bundle has started on this page: the one name the loader
-// (material-after-paint.js) and the runner (../page/main.js) share.
+// (material-after-paint.js) and the runner (../main.js) share.
 
 /** The event the loader sends on `document` once Material's bundle has run: its document$ exists
  * (it announces this page when it mounts it, at once or at the DOMContentLoaded still to come). */

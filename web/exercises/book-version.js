@@ -6,7 +6,7 @@
 // before passing is a request, counted on the exercise as "Show solution" is, in a data attribute
 // (data-sg-book-requests) that tests and the reader's own tools can read.
 
-import { loadWork } from "./exercise-work.js";
+import { loadWork } from "../shared/exercise-work.js";
 
 const ASK = "Show the book's version";
 const COMPARE = "The book's version: compare it with yours";

@@ -10,9 +10,9 @@
 import { drawingScale } from "../graph/graph-renderer.js";
 import { enhanceGraph } from "../graph/graph-view.js";
 import { showReport, showVerdict } from "./check-report.js";
-import { createEditorWhenNeeded } from "../page/editor.js";
-import { loadWork, passedPieces, progressOf, resetCode, saveWork } from "./exercise-work.js";
-import { createToolbar } from "../page/toolbar.js";
+import { createEditorWhenNeeded } from "../shared/editor.js";
+import { loadWork, passedPieces, progressOf, resetCode, saveWork } from "../shared/exercise-work.js";
+import { createToolbar } from "../shared/toolbar.js";
 
 // The package's own time limit for an exercise's checks (scratchgrad.exercises.runner), written
 // into the bundle by hooks/pyodide_runtime.py.

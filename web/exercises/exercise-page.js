@@ -4,10 +4,10 @@
 
 import { BookVersions } from "./book-version.js";
 import { ExerciseBlock } from "./exercise-block.js";
-import { WORK_CHANGED } from "./exercise-work.js";
+import { WORK_CHANGED } from "../shared/exercise-work.js";
 import { chapterProgress, engineProgress } from "./progress.js";
-import { createElement } from "../page/elements.js";
-import { createButton } from "../page/toolbar.js";
+import { createElement } from "../shared/elements.js";
+import { createButton } from "../shared/toolbar.js";
 import { download, exportWork, FILE_NAME, importWork } from "./work-file.js";
 
 export class ExercisePage {

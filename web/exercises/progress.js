@@ -3,7 +3,7 @@
 // Both read the records of exercise-work.js only, so they can never disagree with what the
 // exercises show; they are redrawn whenever that work changes (in this tab or another one).
 
-import { allWork, progressOf } from "./exercise-work.js";
+import { allWork, progressOf } from "../shared/exercise-work.js";
 
 /** "k of n passed" over the exercises `ids`, from the reader's records. */
 function passedCount(ids, work = allWork()) {

@@ -5,7 +5,7 @@
 // and reads the JSON that Python prints. Importing also runs every imported piece's checks
 // (check_all), so the progress comes back with the code.
 
-import { allWork, saveWork } from "./exercise-work.js";
+import { allWork, saveWork } from "../shared/exercise-work.js";
 
 // The file's name is the module the Playground's engine=yours imports
 // (scratchgrad.playground.program.YOUR_MODULE), written into the bundle by hooks/pyodide_runtime.py.

@@ -10,7 +10,7 @@
 // moves the page.
 
 import "./offline-status.css";
-import { createElement } from "../page/elements.js";
+import { createElement } from "../shared/elements.js";
 import { describeOffline, isNewerThanPage } from "./offline-words.js";
 
 const FOOTER_LINE = "[data-sg-offline]";

@@ -1,8 +1,8 @@
 // A runnable block's row of buttons (Run, Run from top, Stop, Reset code, Copy) and the short
 // texts beside them: "edited", the run's state, and the hidden announcer a screen reader hears.
 
-import { createElement } from "./elements.js";
-import { createToolbar } from "./toolbar.js";
+import { createElement } from "../shared/elements.js";
+import { createToolbar } from "../shared/toolbar.js";
 
 const COPIED_MS = 1500;
 

@@ -5,7 +5,7 @@
 // dashed — so a chapter's curve reads like the panel's; it is redrawn when the column's width or
 // the colour scheme changes.
 
-import { LossChart } from "../playground/loss-chart.js";
+import { LossChart } from "../shared/loss-chart.js";
 
 /**
  * Draw `figure`'s curve as a chart, once: `points` is {loss: [...], accuracy: [...] | null}

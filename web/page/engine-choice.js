@@ -7,8 +7,8 @@
 // the worker builds the engine from it. A piece not passed yet runs as the book's, and the line
 // under the choice names it, so the reader knows whose numbers they see.
 
-import { passedPieces, WORK_CHANGED } from "../exercises/exercise-work.js";
-import { createElement } from "./elements.js";
+import { passedPieces, WORK_CHANGED } from "../shared/exercise-work.js";
+import { createElement } from "../shared/elements.js";
 
 const STORAGE_KEY = "scratchgrad:engine";
 export const MINE = "mine";

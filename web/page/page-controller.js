@@ -14,7 +14,7 @@
 import { definesName } from "./definitions.js";
 import { EngineChoice } from "./engine-choice.js";
 import { RunnableBlock } from "./runnable-block.js";
-import { createButton } from "./toolbar.js";
+import { createButton } from "../shared/toolbar.js";
 import { STATUS } from "../runtime/python-runtime.js";
 
 const STATUS_TEXT = {

@@ -11,12 +11,12 @@ import { enhanceGraph } from "../graph/graph-view.js";
 import { createBlockToolbar } from "./block-toolbar.js";
 import { createBugArea, createBreakSwitch } from "./break-switch.js";
 import { drawCurve } from "./curve-figure.js";
-import { createEditorWhenNeeded } from "./editor.js";
+import { createEditorWhenNeeded } from "../shared/editor.js";
 import { isUnedited, loadEdit, saveEdit } from "./edits.js";
 import { OutputView } from "./output-view.js";
 import { drawInto } from "./run-drawings.js";
 import { announcement, missingName, reportRun } from "./run-notes.js";
-import { createButton } from "./toolbar.js";
+import { createButton } from "../shared/toolbar.js";
 import { createSlider } from "./value-slider.js";
 
 const BUILD_ONLY_NOTE =

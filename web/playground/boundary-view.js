@@ -5,7 +5,7 @@
 // the first chapter live in 3-D, where no plane can show them: for them the view shows each
 // point's score next to its target instead.
 
-import { fitCanvas, rgba, themeColors } from "./canvas.js";
+import { fitCanvas, rgba, themeColors } from "../shared/canvas.js";
 
 export class BoundaryView {
   #canvas;

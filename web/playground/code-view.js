@@ -7,8 +7,8 @@
 // engine=yours it makes the reader's engine importable, as the exported file next to the
 // program would.
 
-import { createElement } from "../page/elements.js";
-import { createButton } from "../page/toolbar.js";
+import { createElement } from "../shared/elements.js";
+import { createButton } from "../shared/toolbar.js";
 
 const FIRST_STEPS = 100;
 

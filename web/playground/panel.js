@@ -11,11 +11,11 @@
 
 /* global PLAYGROUND_DESCRIPTION */
 
-import { allPassed } from "../exercises/exercise-work.js";
+import { allPassed } from "../shared/exercise-work.js";
 import { BoundaryView } from "./boundary-view.js";
 import { CodeView } from "./code-view.js";
 import { SettingsForm } from "./controls.js";
-import { formatLoss, LossChart } from "./loss-chart.js";
+import { formatLoss, LossChart } from "../shared/loss-chart.js";
 import { buildPanelLayout } from "./panel-layout.js";
 import { allows, PANEL_STATE, stateText } from "./panel-states.js";
 import { describePace, describeRate, RateMeter } from "./rate-meter.js";

@@ -1,6 +1,6 @@
 // The playground panels of one page (every div.sg-playground), served by one worker per visit.
 //
-// web/page/main.js calls PlaygroundPage.enhance on every page Material shows (instant navigation
+// web/main.js calls PlaygroundPage.enhance on every page Material shows (instant navigation
 // swaps the page body) and disposes the previous page's panels. The worker
 // (../worker/playground-worker.js) starts when the first panel comes near the viewport: a chapter
 // whose panel sits far down does not load a second Python while the reader is still at the top.

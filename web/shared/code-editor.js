@@ -1,6 +1,6 @@
 // The code editor of a runnable block: CodeMirror 6 with Python support, nothing more. A page
 // loads this module (and CodeMirror with it) the first time a reader needs an editor
-// (web/page/editor.js); until then the build's code stands in.
+// (web/shared/editor.js); until then the build's code stands in.
 //
 // Tokens get class names (classHighlighter) instead of inline colours, so runner.css can
 // paint them with Material's own code-highlighting variables: the editor looks like the
@@ -61,7 +61,7 @@ function wrapWhenNarrow(view, wrapping) {
  * Create an editor holding `code` inside `parent`, labelled `label` and described by the element
  * whose id is `describedBy`. onRun() is called for Ctrl/Cmd+Enter; onChange(code) after every edit.
  * Returns {view, getCode(), setCode(code), focus(), focusAt(x, y), type(keys), markLines(numbers)}:
- * type() replays keys pressed before the editor existed (web/page/editor.js: a character, "Enter"
+ * type() replays keys pressed before the editor existed (web/shared/editor.js: a character, "Enter"
  * or "Backspace", as typing them would); markLines highlights lines (counted from 1; none for []),
  * as the backward stepper does for the line that ran.
  */

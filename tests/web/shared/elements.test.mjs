@@ -1,8 +1,8 @@
-// An element, its class, attributes and text in one call (web/page/elements.js).
+// An element, its class, attributes and text in one call (web/shared/elements.js).
 
 import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
-import { createElement } from "../../../web/page/elements.js";
+import { createElement } from "../../../web/shared/elements.js";
 import { installDom } from "../dom.mjs";
 
 beforeEach(() => installDom());

@@ -1,42 +1,8 @@
 // The site's one service worker: cross-origin isolation for a static host that sends no COOP/COEP
-// headers, and the copy of the whole site a reader keeps for reading offline.
-//
-// Isolation gives the page SharedArrayBuffer, which lets Stop interrupt Python instead of
-// restarting it (../runtime/python-runtime.js). One file, two roles (the idea of npm
-// coi-serviceworker, whose switch `window.coi.shouldRegister` it keeps): loaded by a page's
-// <script>, it registers itself; run as the service worker, it adds the headers and keeps the
-// site. What differs from coi-serviceworker, and why:
-// - No reload. coi-serviceworker reloads a reader's very first page as soon as it has registered,
-//   so that the page comes back through the worker: the page loaded twice, its first paint and
-//   Python's start waited for the worker (benchmarks/README.md). Here the first page stays as it
-//   came: Python runs in it without shared memory (Stop restarts Python there, and the status
-//   line says so before the reader presses it). Once the worker is active, the next link the
-//   reader follows to another page of the site loads that page in full, through the worker, so it
-//   is isolated; Material's instant navigation takes over from there.
-// - COEP is always `require-corp`. It is the mode every engine honours: WebKit ignores
-//   `credentialless` (the page was never isolated there). Every file of the site is same-origin,
-//   so require-corp blocks nothing.
-//
-// Keeping the site. Once a page asks ("keep", sent by ../offline/offline-status.js after the page
-// has loaded), the worker downloads every file offline.json lists (hooks/publish.py: the pages,
-// their scripts and styles, Pyodide's files, the wheel and the lock file) into a Cache Storage
-// of that build's version. Which requests it answers, and how:
-// - A page (a navigation) and a worker's script: from the network, with the isolation headers;
-//   only when the network fails, from the kept copy. So online a reader always gets the newest
-//   build, and a new build takes over on their next page by itself.
-// - A page the kept copy answered (and every worker it starts) gets every file from the kept
-//   copy of the same build: offline, the site and its Python run as they did online.
-// - Every other request goes to the network untouched, as if there were no service worker.
-//   This is not only thrift: Firefox reports every request a service worker answered and the
-//   page then gave up (a script still arriving when the reader follows a link) as "A ServiceWorker
-//   intercepted the request and encountered an unexpected error". Answering all of a page's
-//   requests from the copy made that happen on most visits in Firefox's tests; answering only
-//   what must be answered makes it as rare as it was with the isolation headers alone.
-// Each "keep" fetches offline.json again: when a newer build is published, its changed files are
-// downloaded into a cache of the new version (unchanged ones are copied from the old one), and
-// the pages are told. The reader's edits, progress and settings live in localStorage, which
-// nothing here touches. "forget" drops every kept file and stops keeping (until "keep-again").
-// Without offline.json (`mkdocs serve`) nothing is kept, and the worker only adds the headers.
+// headers (so Stop can interrupt Python), and the copy of the whole site a reader keeps for reading
+// offline. Loaded by a page's <script> it registers itself; run as the service worker it adds the
+// headers and keeps the site. Why it differs from npm coi-serviceworker (no reload, COEP always
+// require-corp) and which requests it answers from the kept copy: ARCHITECTURE.md, "The service worker".
 
 if (typeof window === "undefined") {
   const HEADED_DESTINATIONS = new Set(["document", "iframe", "worker", "sharedworker"]);

@@ -1,8 +1,8 @@
-// The page's buttons and the toolbar under an editor (web/page/toolbar.js).
+// The page's buttons and the toolbar under an editor (web/shared/toolbar.js).
 
 import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
-import { createButton, createToolbar } from "../../../web/page/toolbar.js";
+import { createButton, createToolbar } from "../../../web/shared/toolbar.js";
 import { installDom } from "../dom.mjs";
 
 beforeEach(() => installDom());

@@ -14,21 +14,21 @@
 
 // The playground's CSS goes into runner.css, which every page links in <head>: imported by its
 // chunk, it would arrive after the panel it styles.
-import "../playground/playground.css";
-import { materialIsComing, whenMaterialStarted } from "../boot/material-started.js";
-import { GraphRenderer } from "../graph/graph-renderer.js";
-import { showOfflineState } from "../offline/offline-status.js";
-import { PythonRuntime } from "../runtime/python-runtime.js";
-import { pythonFiles } from "../runtime/site-files.js";
-import { letSearchStart } from "../search/search-gate.js";
-import { afterSettling } from "./after-settling.js";
-import { keepAccessible } from "./page-accessibility.js";
+import "./playground/playground.css";
+import { materialIsComing, whenMaterialStarted } from "./boot/material-started.js";
+import { GraphRenderer } from "./graph/graph-renderer.js";
+import { showOfflineState } from "./offline/offline-status.js";
+import { PythonRuntime } from "./runtime/python-runtime.js";
+import { pythonFiles } from "./runtime/site-files.js";
+import { letSearchStart } from "./search/search-gate.js";
+import { afterSettling } from "./page/after-settling.js";
+import { keepAccessible } from "./page/page-accessibility.js";
 
 /** Each feature: the elements that call for it, and its module (fetched the first time). */
 const FEATURES = {
-  blocks: { selector: ".sg-runnable", load: () => import("./page-controller.js") },
-  playgrounds: { selector: "div.sg-playground", load: () => import("../playground/playgrounds.js") },
-  exercises: { selector: "section.sg-exercise, .sg-engine", load: () => import("../exercises/exercise-page.js") },
+  blocks: { selector: ".sg-runnable", load: () => import("./page/page-controller.js") },
+  playgrounds: { selector: "div.sg-playground", load: () => import("./playground/playgrounds.js") },
+  exercises: { selector: "section.sg-exercise, .sg-engine", load: () => import("./exercises/exercise-page.js") },
 };
 
 /** The elements of a page that need the code blocks' Python as soon as it is shown. */
