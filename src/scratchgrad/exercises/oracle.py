@@ -21,10 +21,10 @@ from collections.abc import Callable, Iterable
 
 import scratchgrad
 from scratchgrad._checks import is_number
-from scratchgrad._numbers import written
 from scratchgrad.drawn_graph import study
 from scratchgrad.exercises.exercise import Fail
 from scratchgrad.gradcheck import relative_error
+from scratchgrad.page.numbers import written
 
 __all__ = [
     "Builder",

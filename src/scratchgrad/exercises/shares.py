@@ -13,10 +13,10 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from scratchgrad._numbers import written
 from scratchgrad.exercises.exercise import Engine, Fail
 from scratchgrad.exercises.oracle import close
 from scratchgrad.exercises.sandbox import READER_FILE_PREFIX
+from scratchgrad.page.numbers import written
 
 __all__ = ["RULES", "Rule", "require_adds", "rules_of"]
 

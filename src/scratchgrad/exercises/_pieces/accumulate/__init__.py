@@ -2,11 +2,11 @@
 
 import math
 
-from scratchgrad._numbers import written
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.expressions import RandomGraph, diamond, long_and_short, two_neurons
 from scratchgrad.exercises.oracle import close, graph_failure, require_gradients
 from scratchgrad.exercises.shares import require_adds, rules_of
+from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 

@@ -2,10 +2,10 @@
 
 from functools import partial
 
-from scratchgrad._numbers import written
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.expressions import chapter_expression
 from scratchgrad.exercises.oracle import expected, gradient_mismatch
+from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 

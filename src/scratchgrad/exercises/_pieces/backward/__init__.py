@@ -1,6 +1,5 @@
 """Automating backward, part 2: one call runs every rule, in the reverse of a topological order."""
 
-from scratchgrad._numbers import written
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.expressions import (
     REUSED_NODE_GRAPHS,
@@ -11,6 +10,7 @@ from scratchgrad.exercises.expressions import (
 )
 from scratchgrad.exercises.oracle import Builder, children, close, gradient_mismatch, graph_failure
 from scratchgrad.exercises.order import order_problem
+from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 

@@ -1,8 +1,8 @@
 """More operations, by composition: -, / and the reflected operators need no new backward rule."""
 
-from scratchgrad._numbers import written
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import close, require_gradients
+from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 

@@ -2,8 +2,8 @@
 
 import math
 
-from scratchgrad._numbers import written
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
+from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 

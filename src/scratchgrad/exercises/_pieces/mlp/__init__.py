@@ -3,9 +3,9 @@
 import math
 
 import scratchgrad.nn
-from scratchgrad._numbers import written
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import close
+from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 

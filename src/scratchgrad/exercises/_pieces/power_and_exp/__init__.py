@@ -2,10 +2,10 @@
 
 import math
 
-from scratchgrad._numbers import written
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import close, graph_failure
 from scratchgrad.exercises.shares import RULES, require_adds
+from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 

@@ -3,12 +3,12 @@
 import math
 
 import scratchgrad
-from scratchgrad._numbers import written
 from scratchgrad.datasets import spiral
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import require_close, value_of
 from scratchgrad.exercises.shares import RULES, require_adds
 from scratchgrad.losses import softmax_cross_entropy
+from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 STEPS = 8

@@ -1,8 +1,8 @@
 """Training a network: forward, zero the gradients, backward, step against the gradient."""
 
-from scratchgrad._numbers import written
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import close
+from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 

@@ -1,8 +1,8 @@
 """The Value object: a number that records its children and the operation that made it."""
 
-from scratchgrad._numbers import written
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import children
+from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 
