@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 EXTRAS := test,graph,torch,docs
 
-.PHONY: help setup setup-web test python-lane site-lane stage-times-reset lint js-format unit js-test pyodide-test docs site docs-test browser-test engine-test serve bench bench-browser bench-playground clean
+.PHONY: help setup setup-web mutants test python-lane site-lane stage-times-reset lint js-format unit js-test pyodide-test docs site docs-test browser-test engine-test serve bench bench-browser bench-playground clean
 
 # What each stage of `make test` costs: every stage prints its wall time when it ends and adds it
 # to $(STAGE_TIMES), which `make test` prints at the end with the total; the pytest stages also
@@ -26,6 +26,7 @@ help:
 	@echo "make test    set up .venv and run every check (lint, unit, JS unit, Pyodide, docs, browser, engines)"
 	@echo "             one stage alone: make lint | unit | js-test | pyodide-test | docs-test | browser-test | engine-test"
 	@echo "make js-format   format the JavaScript and CSS with Prettier (make lint checks it)"
+	@echo "make mutants     mutation testing of the exercises' checks (part of make test)"
 	@echo "make docs    build the site into site/ (strict: any warning or failing block is an error)"
 	@echo "make site SITE_URL=https://…/   build site/ to publish at that address (docs/publish.md)"
 	@echo "make bench   speed benchmarks against micrograd (see benchmarks/README.md)"
@@ -102,6 +103,13 @@ unit: setup setup-web
 	$(BIN)/python -m pytest $(DURATIONS) \
 		--ignore=tests/pyodide --ignore=tests/test_docs.py --ignore=tests/browser --ignore=tests/engines
 	$(call stage_end,unit)
+
+# Mutation testing of the exercises' checks: every small slip in a reference solution must fail
+# its checks, or be listed in src/scratchgrad/exercises/mutants_equivalent.toml with the reason.
+mutants: setup
+	$(call stage_start,mutants)
+	$(BIN)/python -m scratchgrad.exercises.mutants
+	$(call stage_end,mutants)
 
 # The pure JavaScript modules of web/ under Node's own test runner; tests/web/ mirrors web/.
 js-test: $(NODE_MODULES)
@@ -183,7 +191,7 @@ test: stage-times-reset setup setup-web $(PYODIDE_WHEELS)/.downloaded
 # A lane's make gets LANE=1, which makes it run its stages one after the other (.NOTPARALLEL,
 # below) while sharing the two jobs with the other lane.
 python-lane:
-	@$(MAKE) --no-print-directory LANE=1 unit pyodide-test
+	@$(MAKE) --no-print-directory LANE=1 unit pyodide-test mutants
 site-lane:
 	@$(MAKE) --no-print-directory LANE=1 $(TEST_SITE).built docs-test lint js-test
 

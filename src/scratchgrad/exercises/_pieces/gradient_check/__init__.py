@@ -104,7 +104,18 @@ def _scales(engine: Engine) -> str:
     )
     verdict = engine.gradients_agree(lambda x: x * x, [0.0])
     _require_verdict(verdict, True, "for x·x at 0 both gradients are 0;")
-    return "True for x⁴ at 300 (gradient 1.08e+08) and for x·x at 0"
+    # Near zero the difference is measured against 1: at x = 0.25 (gradient 0.5) a rule off by
+    # 1.5e-6 is off by more than 1e-6, one off by 0.5e-6 is not, whatever floor a bug puts there.
+    for factor, want in ((1 + 3e-6, False), (1 + 1e-6, True)):
+        verdict = engine.gradients_agree(_square_with_rule(engine, factor), [0.25])
+        _require_verdict(
+            verdict,
+            want,
+            f"for x·x at 0.25 (gradient 0.5) with a rule off by {written(0.5 * (factor - 1))},",
+            " — near zero, divide the difference by max(|a|, |b|, 1): by 1 here, so the difference"
+            " itself counts",
+        )
+    return "True for x⁴ at 300 (gradient 1.08e+08) and for x·x at 0; near 0, differences count against 1"
 
 
 @EXERCISE.check("gradients_agree uses the tolerance it is given")

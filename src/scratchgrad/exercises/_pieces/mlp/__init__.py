@@ -41,6 +41,35 @@ def _neuron_parameters(engine: Engine) -> str:
     return "4 Values"
 
 
+DRAWN_NEURONS = 700
+"""Neuron(3)s made to look at how their 2,800 starting numbers are drawn: enough that a correct
+U(−1, 1) fails the checks below with a chance far under one in a million (its largest draw stays
+under 0.95 with chance 0.975²⁸⁰⁰ ≈ 1e-31; its mean is off by 0.1, nine standard deviations, with
+less than 1e-18)."""
+
+
+@EXERCISE.check("weights and biases start random in [−1, 1]")
+def _starting_numbers(engine: Engine) -> str:
+    neurons = [engine.Neuron(3) for _ in range(DRAWN_NEURONS)]
+    for part, numbers in (
+        ("weights", [w.data for n in neurons for w in n.w]),
+        ("biases", [n.b.data for n in neurons]),
+    ):
+        outside = [x for x in numbers if not -1 <= x <= 1]
+        if outside:
+            raise Fail(
+                f"a Neuron's {part} should start in [−1, 1]; one of yours started at {written(outside[0])}"
+            )
+        low, high, mean = min(numbers), max(numbers), sum(numbers) / len(numbers)
+        if low > -0.9 or high < 0.9 or abs(mean) > 0.1:
+            raise Fail(
+                f"over {len(numbers)} {part} of new Neurons, yours ranged from {written(low)} to "
+                f"{written(high)} with mean {written(mean)}: drawn from U(−1, 1) they would spread over "
+                "the whole of [−1, 1] around 0 — draw each with random.uniform(-1, 1)"
+            )
+    return f"{4 * DRAWN_NEURONS} starting numbers, spread over [−1, 1] around 0"
+
+
 @EXERCISE.check("Neuron computes tanh(w·x + b), and backward reaches w and b")
 def _neuron_output(engine: Engine) -> str:
     neuron = engine.Neuron(3)
@@ -101,6 +130,12 @@ def _mlp(engine: Engine) -> str:
             for w_mine, w_theirs in zip(n_mine.w, n_theirs.w, strict=True):
                 w_theirs.data = w_mine.data
             n_theirs.b.data = n_mine.b.data
+    single = model(XS[0])
+    if isinstance(single, (list, tuple)):
+        raise Fail(
+            f"with one output neuron, MLP(3, [4, 4, 1]) should return that Value itself; yours returns a "
+            f"{type(single).__name__} of {len(single)}"
+        )
     outputs = [_as_list(model(x)) for x in XS]
     if any(len(out) != 1 for out in outputs):
         raise Fail(f"MLP(3, [4, 4, 1]) should give one output per example; yours gives {len(outputs[0])}")
