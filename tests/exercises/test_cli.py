@@ -143,3 +143,49 @@ def test_exiting_or_hanging_code_did_not_finish(body, tmp_path, capsys):
     path.write_text(f"def slope(f, x, h=1e-6):\n    {body}\n", encoding="utf-8")
     assert main(["check", "slope", str(path), "--time-limit", "1"]) == 1
     assert "did not finish" in capsys.readouterr().out
+
+
+WRONG_SLOPE = "def slope(f, x, h=1e-6):\n    return 0.0\n"
+FORGE = (
+    "import json, sys\n"
+    "def forge():\n"
+    "    path = sys.argv[1]\n"  # where the child once wrote its record, with the nonce beside it
+    "    data = json.load(open(path))\n"
+    "    for report in data['reports'].values():\n"
+    "        report['outcome'] = 'passed'\n"
+    "        report['checks'] = [{**check, 'passed': True} for check in report['checks']]\n"
+    "    json.dump(data, open(path, 'w'))\n"
+)
+FORGERS = {
+    # after the checks, rewrite the record the child wrote: from an atexit handler, or from a thread
+    # that outlives the checks
+    "atexit": FORGE + "import atexit\natexit.register(forge)\n",
+    "thread": FORGE
+    + "import threading, time\nthreading.Thread(target=lambda: (time.sleep(0.3), forge())).start()\n",
+    # the checker's own class, changed so that every report says passed
+    "report-class": (
+        "from scratchgrad.exercises.report import Report\n"
+        "_real = Report.as_dict\n"
+        "Report.as_dict = lambda self: {**_real(self), 'outcome': 'passed',"
+        " 'checks': [{**c, 'passed': True} for c in _real(self)['checks']]}\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("forger", FORGERS.values(), ids=FORGERS.keys())
+def test_a_wrong_slope_cannot_rewrite_its_own_verdict(forger, tmp_path, capsys):
+    path = tmp_path / "slope.py"
+    path.write_text(forger + WRONG_SLOPE, encoding="utf-8")
+    assert main(["check", "slope", str(path), "--time-limit", "2"]) == 1
+    out = capsys.readouterr().out
+    assert "PASSED" not in out
+
+
+def test_a_second_record_on_the_pipe_is_no_verdict():
+    from scratchgrad.exercises.isolated import _one_record
+
+    record = '{"nonce": "n", "reports": {}, "complete": true}'
+    assert _one_record(record + "\n", "n") == {"nonce": "n", "reports": {}, "complete": True}
+    assert _one_record(record + "\n" + record + "\n", "n") is None
+    assert _one_record(record + "\n", "another nonce") is None
+    assert _one_record(record.replace("true", "false") + "\n", "n") is None

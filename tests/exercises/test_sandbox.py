@@ -230,3 +230,15 @@ def test_reference_solutions_pass_while_another_process_takes_every_core():
 def _spin() -> None:
     while True:
         pass
+
+
+def test_the_checkers_classes_are_put_back_after_a_run():
+    from scratchgrad.exercises.report import Report
+
+    real = Report.as_dict
+
+    def replace_it() -> None:
+        Report.as_dict = lambda self: {"outcome": "passed"}
+
+    Sandbox(time_limit=5.0).run(replace_it)
+    assert Report.as_dict is real

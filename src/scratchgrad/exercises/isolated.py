@@ -4,8 +4,12 @@ The in-process time limit (`scratchgrad.exercises.sandbox`) sees every line and 
 reader's code, but not a loop inside one C call (``sum(itertools.repeat(0))``), and nothing in a
 process survives ``os._exit(0)``. So the terminal runs the checks in a child Python: the parent
 waits at most a time limit, kills the child past it, and believes a verdict only when the child has
-written its **complete record** — every report, and the nonce the parent gave it — to a file the
-parent named. The limit runs per piece: each report the child finishes is a sign of life (a line
+written its **complete record** — every report, and the nonce the parent gave it on stdin — once,
+on a pipe the parent opened, and then ended at once (``os._exit``: no ``atexit`` handler or thread
+of the reader's code runs after it). A second record on the pipe is a forgery: no verdict. (The
+reader's code shares the child's memory, so a determined forger can still find the nonce: the
+child keeps honest mistakes and stray writes out, not an adversary.) The limit runs per piece:
+each report the child finishes is a sign of life (a line
 in a second file), and the parent gives the child at most one piece's time limit, plus start-up,
 for the next. As inside the child (`scratchgrad.exercises.sandbox.Budget`), that time is the
 child's **CPU time** where the system tells it (Linux: ``/proc/<pid>/stat``), so a busy machine
@@ -25,6 +29,7 @@ import secrets
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -52,15 +57,23 @@ def run_checks(
         return _reports(payload)
     nonce = secrets.token_hex(16)
     with tempfile.TemporaryDirectory(prefix="scratchgrad-check-") as folder:
-        record = Path(folder) / "record.json"
-        command = [sys.executable, "-m", "scratchgrad.exercises.isolated", str(record), nonce]
-        with subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True
-        ) as child:
-            child.stdin.write(json.dumps(payload))
-            child.stdin.close()
-            _wait(child, Path(f"{record}.progress"), time_limit + STARTUP_SECONDS)
-        data = _read(record, nonce)
+        progress = Path(folder) / "progress"
+        reading, writing = os.pipe()
+        records = _PipeReader(reading)
+        try:
+            with subprocess.Popen(
+                [sys.executable, "-m", "scratchgrad.exercises.isolated"], stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True, pass_fds=(writing,),
+            ) as child:  # fmt: skip
+                os.close(writing)
+                child.stdin.write(
+                    json.dumps({**payload, "nonce": nonce, "record": writing, "progress": str(progress)})
+                )
+                child.stdin.close()
+                _wait(child, progress, time_limit + STARTUP_SECONDS)
+        finally:
+            text = records.text()
+    data = _one_record(text, nonce)
     if data is None:
         how = f"exit code {child.returncode}" if child.returncode >= 0 else f"signal {-child.returncode}"
         raise DidNotFinish(
@@ -122,10 +135,35 @@ def _child_clocks(pid: int) -> Callable[[], tuple[float, float]] | None:
     return read
 
 
-def _read(record: Path, nonce: str) -> dict | None:
+class _PipeReader:
+    """Everything the child writes on the record pipe, read by a thread as it comes (a record larger
+    than the pipe's buffer must not block the child), until the pipe closes."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd, self._chunks = fd, []
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        while chunk := os.read(self._fd, 65536):
+            self._chunks.append(chunk)
+
+    def text(self) -> str:
+        """What came, once the pipe closed; waits a second at most (a process the reader's code
+        started may hold the pipe open), then closes it."""
+        self._thread.join(timeout=1.0)
+        os.close(self._fd)
+        return b"".join(self._chunks).decode("utf-8", errors="replace")
+
+
+def _one_record(text: str, nonce: str) -> dict | None:
+    """The record, if `text` holds exactly one, complete and with `nonce`; else None."""
+    lines = [line for line in text.split("\n") if line]
+    if len(lines) != 1:
+        return None
     try:
-        data = json.loads(record.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(lines[0])
+    except ValueError:
         return None
     if not isinstance(data, dict) or data.get("nonce") != nonce or data.get("complete") is not True:
         return None
@@ -144,21 +182,24 @@ def _reports(payload: dict, on_report: Callable[[Report], None] | None = None) -
     return reports
 
 
-def _child(record: str, nonce: str) -> None:
-    """In the child: read the payload from stdin, check, and write the complete record last."""
+def _child() -> None:
+    """In the child: read the payload from stdin, check, write the complete record on the pipe and
+    end at once, before any handler or thread the reader's code left behind can run."""
     payload = json.loads(sys.stdin.read())
+    record, nonce, progress = payload.pop("record"), payload.pop("nonce"), payload.pop("progress")
+    as_dict = Report.as_dict  # the reader's code may replace it on the class
 
     def alive(report: Report) -> None:
-        with open(f"{record}.progress", "a", encoding="utf-8") as file:
+        with open(progress, "a", encoding="utf-8") as file:
             file.write(f"{report.exercise}\n")
 
     reports = _reports(payload, alive)
-    data = {"nonce": nonce, "reports": {k: r.as_dict() for k, r in reports.items()}, "complete": True}
-    partial = f"{record}.partial"
-    with open(partial, "w", encoding="utf-8") as file:
-        json.dump(data, file, ensure_ascii=False)
-    os.replace(partial, record)
+    data = {"nonce": nonce, "reports": {k: as_dict(r) for k, r in reports.items()}, "complete": True}
+    line = (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8")
+    while line:
+        line = line[os.write(record, line) :]
+    os._exit(0)
 
 
 if __name__ == "__main__":
-    _child(sys.argv[1], sys.argv[2])
+    _child()

@@ -197,6 +197,13 @@ class Sandbox:
         saved_dicts = {
             name: dict(m.__dict__) for name, m in saved_modules.items() if isinstance(m, ModuleType)
         }
+        saved_classes = {
+            cls: dict(cls.__dict__)
+            for name, m in saved_modules.items()
+            if name.startswith("scratchgrad.exercises") and isinstance(m, ModuleType)
+            for cls in list(vars(m).values())
+            if isinstance(cls, type) and cls.__module__ == name
+        }
         saved_streams = sys.stdout, sys.stderr
         saved_limit = sys.getrecursionlimit()
         saved_trace = sys.gettrace()
@@ -210,6 +217,13 @@ class Sandbox:
             sys.modules.update(saved_modules)
             for name, saved in saved_dicts.items():
                 _put_back(saved_modules[name].__dict__, saved)
+            for cls, saved in saved_classes.items():  # the checker's own classes, as Report.as_dict
+                for key, value in saved.items():
+                    if cls.__dict__.get(key, _MISSING) is not value and key not in (
+                        "__dict__",
+                        "__weakref__",
+                    ):
+                        setattr(cls, key, value)
 
 
 @contextmanager
