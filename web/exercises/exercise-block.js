@@ -63,9 +63,8 @@ export class ExerciseBlock {
     return this.#editor.getCode();
   }
 
-  /** Run the hidden checks on the editor's code; resolves with "pass" or "fail". */
-  async check() {
-    const source = this.code;
+  /** Run the hidden checks on `source` (the editor's code); resolves with "pass" or "fail". */
+  async check(source = this.code) {
     saveWork(this.id, { code: source, stub: this.stub });
     this.#setChecking(true);
     let deadline = 0;
@@ -164,8 +163,9 @@ export class ExerciseBlock {
       textContent: "Put back my passing version and check it",
     });
     putBack.addEventListener("click", () => {
-      this.#editor.setCode(loadWork(this.id).passed);
-      this.check();
+      const passing = loadWork(this.id).passed;
+      this.#editor.setCode(passing); // the editor takes it a moment later: check the code itself
+      this.check(passing);
     });
     this.#brokenNote.append(putBack);
     this.#changedNote.after(this.#brokenNote);
