@@ -18,7 +18,8 @@ WIDTHS = (1280, 390)
 MIN_TEXT_PX = 11
 MEASURE = """() => {
   document.querySelectorAll("details").forEach((details) => { details.open = true; });
-  return [...document.querySelectorAll(".md-content .sg-figure.sg-graph > .sg-graph-scroll > svg")].map((svg) => {
+  const drawings = document.querySelectorAll(".md-content .sg-figure.sg-graph > .sg-graph-scroll > svg");
+  return [...drawings].map((svg) => {
     const figure = svg.closest(".sg-figure");
     const scroller = svg.parentElement;
     const name = scroller.getAttribute("aria-label");

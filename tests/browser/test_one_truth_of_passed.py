@@ -1,7 +1,7 @@
 """One truth of "passed": a piece counts while its latest checked code passes, everywhere.
 
-A reader with every piece passed breaks their backward rules (chain rule) and presses Check. The exercise's badge, the
-home page's count, what "my engine" hands a run, the exported file as
+A reader with every piece passed breaks their backward rules (chain rule) and presses Check. The
+exercise's badge, the home page's count, what "my engine" hands a run, the exported file as
 `python -m scratchgrad.exercises list` reads it, and the line under "Run with" then all leave the
 piece out; one click puts the passing version back and every place counts it again. The rule has
 one owner, web/exercises/exercise-work.js (passingCode); this test proves its readers agree.
@@ -60,7 +60,7 @@ def home_count(page, site_url: str) -> tuple[int, str]:
 
 
 def cli_list(page, tmp_path) -> tuple[int, str]:
-    """Export my engine, then `python -m scratchgrad.exercises list` on the file: (count, the piece's state)."""
+    """Export my engine, then `python -m scratchgrad.exercises list` on it: (count, the piece's line)."""
     with page.expect_download() as download:
         page.get_by_role("button", name="Export my engine").click()
     exported = tmp_path / download.value.suggested_filename
