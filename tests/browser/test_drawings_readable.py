@@ -122,6 +122,11 @@ def test_the_drawings_of_a_readers_engine_are_readable_and_looked_at(context, si
         arg=[last, runs],
         timeout=BLOCK_TIMEOUT_MS,
     )
+    # The =/+= split: the block's run with the bug drawn beside (or under) the right one.
+    split = page.locator(".sg-runnable:has(.sg-result .sg-graph):has([role=switch])").first
+    if split.count():
+        split.get_by_role("switch").check()
+        split.locator(":scope > .sg-result--bug[data-sg-runs='1'] .sg-graph svg").wait_for()
     for width, scheme in ((1280, "default"), (1280, "slate"), (390, "default")):
         page.set_viewport_size({"width": width, "height": 900})
         page.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
@@ -129,6 +134,7 @@ def test_the_drawings_of_a_readers_engine_are_readable_and_looked_at(context, si
         assert unreadable(drawings) == [], f"{chapter} at {width} px"
         assert page.evaluate(CODE_BELOW_BADGE), f"the your-engine tag covers code at {width} px"
         drawn = page.locator(".sg-runnable--yours:has(.sg-result .sg-graph)").first
-        for what, shown in (("block", page.locator(".sg-runnable--yours").first), ("drawing", drawn)):
+        shots = [("block", page.locator(".sg-runnable--yours").first), ("drawing", drawn)]
+        for what, shown in shots + ([("split", split)] if split.count() else []):
             shown.scroll_into_view_if_needed()
             shown.screenshot(path=str(ARTIFACTS / f"drawings-{chapter[:-3]}-{what}-{width}-{scheme}.png"))
