@@ -67,7 +67,7 @@ def seed(page, work: dict[str, str]) -> None:
             if (key.startsWith(prefix)) localStorage.removeItem(key);
           }
           for (const [id, code] of Object.entries(work)) {
-            const record = {code, stub: "", checked: true, passed: code};
+            const record = {code, stub: "", checked: true, passed: code, lastChecked: code};
             localStorage.setItem(prefix + id, JSON.stringify(record));
           }
           window.dispatchEvent(new CustomEvent("scratchgrad:exercise-work", {detail: {id: null}}));
@@ -104,10 +104,14 @@ def screenshot_block(page, index: int, path) -> None:
         page.screenshot(path=str(path))
 
 
-def test_the_books_engine_is_the_default_and_changes_nothing(chain_rule):
-    seed(chain_rule, SWAPPED)
+def test_the_readers_engine_is_the_default_once_they_have_one_and_the_books_changes_nothing(chain_rule):
+    seed(chain_rule, {})
     choice = chain_rule.locator(".sg-engine-choice")
     assert choice.get_by_role("radio", name="the book's engine").is_checked()
+    seed(chain_rule, SWAPPED)
+    assert choice.get_by_role("radio", name="my engine").is_checked()
+    assert "run on your pieces" in read_text(chain_rule.locator(".sg-engine-choice__pieces"))
+    choose(chain_rule, "the book's engine")
     built = block_result(chain_rule, NEURON)["printed"]
     ran = run_from_top(chain_rule, NEURON)
     assert (ran["origin"], ran["printed"]) == ("browser", built)

@@ -11,7 +11,7 @@ import { drawingScale } from "../graph/graph-renderer.js";
 import { enhanceGraph } from "../graph/graph-view.js";
 import { showReport, showVerdict } from "./check-report.js";
 import { createEditorWhenNeeded } from "../shared/editor.js";
-import { loadWork, passedPieces, progressOf, resetCode, saveWork } from "../shared/exercise-work.js";
+import { loadWork, passedPieces, passingCode, progressOf, resetCode, saveWork } from "../shared/exercise-work.js";
 import { createToolbar } from "../shared/toolbar.js";
 
 // The package's own time limit for an exercise's checks (scratchgrad.exercises.runner), written
@@ -56,15 +56,15 @@ export class ExerciseBlock {
   #state;
   #report;
   #changedNote;
+  #brokenNote;
   #checking = false;
 
   get code() {
     return this.#editor.getCode();
   }
 
-  /** Run the hidden checks on the editor's code; resolves with "pass" or "fail". */
-  async check() {
-    const source = this.code;
+  /** Run the hidden checks on `source` (the editor's code); resolves with "pass" or "fail". */
+  async check(source = this.code) {
     saveWork(this.id, { code: source, stub: this.stub });
     this.#setChecking(true);
     let deadline = 0;
@@ -77,7 +77,7 @@ export class ExerciseBlock {
     clearTimeout(deadline);
     const verdict = await this.#show(result);
     const passed = verdict === "pass" ? source : (loadWork(this.id)?.passed ?? null);
-    saveWork(this.id, { checked: true, passed });
+    saveWork(this.id, { checked: true, passed, lastChecked: source });
     this.element.dataset.sgVerdict = verdict;
     this.element.dataset.sgChecks = String(Number(this.element.dataset.sgChecks ?? 0) + 1);
     this.#setChecking(false);
@@ -97,6 +97,8 @@ export class ExerciseBlock {
     // An imported piece has no stub on record ("") and is not "changed".
     const changed = Boolean(record?.stub) && record.stub !== this.stub && record.code !== this.stub;
     this.#changedNote.hidden = !changed;
+    // Passed once, but the latest Check failed: the piece does not count until one passes again.
+    this.#brokenNote.hidden = !record?.passed || passingCode(record) !== null;
     this.#showPieces();
   }
 
@@ -151,6 +153,22 @@ export class ExerciseBlock {
       "This exercise changed since you started it. Your code is kept; “Reset code” gives the new stub.",
     );
     host.before(this.#changedNote);
+    this.#brokenNote = note(
+      "Your latest check failed, so this piece no longer counts: it is not passed, and “my engine” " +
+        `runs the book's “${element.dataset.sgTitle}” until a check of yours passes again. `,
+    );
+    const putBack = Object.assign(document.createElement("button"), {
+      type: "button",
+      className: "sg-exercise__put-back",
+      textContent: "Put back my passing version and check it",
+    });
+    putBack.addEventListener("click", () => {
+      const passing = loadWork(this.id).passed;
+      this.#editor.setCode(passing); // the editor takes it a moment later: check the code itself
+      this.check(passing);
+    });
+    this.#brokenNote.append(putBack);
+    this.#changedNote.after(this.#brokenNote);
     for (const link of this.#earlierLinks) {
       const source = document.createElement("span");
       source.className = "sg-piece-source";

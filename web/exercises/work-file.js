@@ -5,7 +5,7 @@
 // and reads the JSON that Python prints. Importing also runs every imported piece's checks
 // (check_all), so the progress comes back with the code.
 
-import { allWork, saveWork } from "../shared/exercise-work.js";
+import { allWork, exportedCode, saveWork } from "../shared/exercise-work.js";
 
 // The file's name is the module the Playground's engine=yours imports
 // (scratchgrad.playground.program.YOUR_MODULE), written into the bundle by hooks/pyodide_runtime.py.
@@ -13,9 +13,9 @@ import { allWork, saveWork } from "../shared/exercise-work.js";
 export const FILE_NAME = WORK_FILE_NAME;
 const NAMESPACE = "__scratchgrad_work_file__";
 
-/** The reader's code of every exercise they touched, as one .py text. */
+/** The reader's code of every exercise they touched (its latest checked code: exportedCode), as one .py text. */
 export async function exportWork(runtime) {
-  const pieces = Object.fromEntries(Object.entries(allWork()).map(([id, record]) => [id, record.code]));
+  const pieces = Object.fromEntries(Object.entries(allWork()).map(([id, record]) => [id, exportedCode(record)]));
   return pythonCall(
     runtime,
     `print(json.dumps({"text": exercises.export(json.loads(${pythonString(JSON.stringify(pieces))}))}))`,
@@ -35,7 +35,7 @@ print(json.dumps({"pieces": pieces, "passed": [key for key, report in reports.it
   );
   for (const [id, code] of Object.entries(answer.pieces)) {
     const passed = answer.passed.includes(id) ? code : null;
-    saveWork(id, { code, stub: "", checked: true, passed });
+    saveWork(id, { code, stub: "", checked: true, passed, lastChecked: code });
   }
   return { imported: Object.keys(answer.pieces).length, passed: answer.passed.length };
 }

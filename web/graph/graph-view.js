@@ -1,9 +1,10 @@
 // A drawn computation graph on the page: fitted to its column, its nodes named, its tools below it.
 //
 // The same for the build's drawings and the browser's: the SVG shrinks to the column's width, but
-// never so far that its text falls under MIN_TEXT_PX; past that point it keeps that size and the
+// never so far that its text falls under MIN_TEXT_PX (a drawing whose text is drawn smaller grows); past that point it keeps that size and the
 // drawing scrolls sideways, inside a labelled region the keyboard can reach (and scroll with the
-// arrow keys). "Open full size" shows it at Graphviz's own size in a dialog. Every node gets
+// arrow keys), scrolled so that the output node (the one a reader looks at) is in view from the
+// start. "Open full size" shows it at Graphviz's own size in a dialog. Every node gets
 // data-sg-node (its Value's label, or its id: scratchgrad.graph.GraphNode.name) so the tools below
 // (backward-stepper.js, gradient-check-view.js) and tests can find it.
 //
@@ -14,18 +15,18 @@ import { BackwardStepper } from "./backward-stepper.js";
 import { GradientCheckView } from "./gradient-check-view.js";
 
 /** The smallest text a fitted drawing may show, in CSS pixels; below it the drawing scrolls. */
-export const MIN_TEXT_PX = 10;
+export const MIN_TEXT_PX = 11;
 const PX_PER_PT = 4 / 3;
 
 /**
- * The widths between which a drawing of `svgSize` keeps readable text: `natural` (its width as drawn,
- * the most it grows) and `readable` (the width at which its largest text is MIN_TEXT_PX).
- * `svgSize` is {width (pt), viewBoxWidth, fontSize (viewBox units)}.
+ * The widths between which a drawing of `svgSize` keeps readable text: `largest` (its width as
+ * drawn, or wider if its text is drawn under MIN_TEXT_PX) and `readable` (the width at which its
+ * largest text is MIN_TEXT_PX). `svgSize` is {width (pt), viewBoxWidth, fontSize (viewBox units)}.
  */
 export function fittedWidths({ width, viewBoxWidth, fontSize }) {
-  const natural = width * PX_PER_PT;
-  const readable = fontSize > 0 ? (viewBoxWidth * MIN_TEXT_PX) / fontSize : natural;
-  return { natural, readable: Math.min(natural, readable) };
+  const drawn = width * PX_PER_PT;
+  const readable = fontSize > 0 ? (viewBoxWidth * MIN_TEXT_PX) / fontSize : drawn;
+  return { largest: Math.max(drawn, readable), readable };
 }
 
 function svgSize(svg) {
@@ -46,9 +47,9 @@ export function enhanceGraph(figure, { study = null, filename = null, editor = n
   if (!svg || figure.dataset.sgEnhanced) return;
   figure.dataset.sgEnhanced = "";
   study ??= figure.dataset.sgStudy ? JSON.parse(figure.dataset.sgStudy) : null;
-  const { natural, readable } = fittedWidths(svgSize(svg));
+  const { largest, readable } = fittedWidths(svgSize(svg));
   svg.classList.add("sg-graph-drawing");
-  svg.style.maxWidth = `${natural.toFixed(1)}px`;
+  svg.style.maxWidth = `${largest.toFixed(1)}px`;
   svg.style.minWidth = `${readable.toFixed(1)}px`;
   nameNodes(svg, study);
 
@@ -76,8 +77,12 @@ export function enhanceGraph(figure, { study = null, filename = null, editor = n
   hint.textContent = "wider than the page: scroll sideways, or open it full size";
   bar.append(counted, hint, fullSizeButton(svg, what));
   figure.prepend(bar);
-  const showHint = () => (hint.hidden = scroller.scrollWidth <= scroller.clientWidth + 1);
-  new ResizeObserver(showHint).observe(scroller);
+  const output = outputNode(svg);
+  const fit = () => {
+    hint.hidden = scroller.scrollWidth <= scroller.clientWidth + 1;
+    if (!hint.hidden && output) showNode(scroller, output);
+  };
+  new ResizeObserver(fit).observe(scroller);
 
   if (study?.note) {
     const note = document.createElement("p");
@@ -93,6 +98,28 @@ export function enhanceGraph(figure, { study = null, filename = null, editor = n
     const stepper = new BackwardStepper(svg, study, { filename, editor });
     tools.append(stepper.toggle, check.button, stepper.panel, check.report);
   }
+}
+
+/**
+ * The graph's output: the node no arrow leaves (Graphviz titles an edge "tail->head"), the last
+ * such in the drawing if there are several; null for a drawing without nodes.
+ */
+export function outputNode(svg) {
+  const tails = new Set(
+    [...svg.querySelectorAll("g.edge > title")].map((title) => title.textContent.split("->")[0].trim()),
+  );
+  const sinks = [...svg.querySelectorAll("g.node")].filter(
+    (node) => !tails.has(node.querySelector(":scope > title")?.textContent.trim()),
+  );
+  return sinks.at(-1) ?? null;
+}
+
+/** Scroll `scroller` sideways as little as brings `node` wholly into view. */
+function showNode(scroller, node) {
+  const box = node.getBoundingClientRect();
+  const view = scroller.getBoundingClientRect();
+  if (box.right > view.right) scroller.scrollLeft += box.right - view.right + 8;
+  else if (box.left < view.left) scroller.scrollLeft -= view.left - box.left + 8;
 }
 
 /** data-sg-node on each node group: the Value's name for record v{i}, the id otherwise (op{i}). */

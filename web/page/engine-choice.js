@@ -4,23 +4,31 @@
 // rule (scratchgrad.page.reader_engine): the build marks those blocks with data-sg-engine, the
 // pieces as JSON. This module only shows the choice, keeps it for the reader (localStorage, one
 // choice for the whole site) and hands a run the reader's passing code when "my engine" is on;
-// the worker builds the engine from it. A piece not passed yet runs as the book's, and the line
-// under the choice names it, so the reader knows whose numbers they see.
+// the worker builds the engine from it. "My engine" is the default from the reader's first
+// passed piece; a reader who never wrote one starts on the book's. A piece that does not count
+// (exercise-work.js: passingCode) runs as the book's, and the line under the choice names it, so
+// the reader knows whose numbers they see.
 
-import { passedPieces, WORK_CHANGED } from "../shared/exercise-work.js";
+import { allPassed, loadWork, passedPieces, WORK_CHANGED } from "../shared/exercise-work.js";
 import { createElement } from "../shared/elements.js";
 
 const STORAGE_KEY = "scratchgrad:engine";
 export const MINE = "mine";
 export const BOOK = "book";
 
-/** The reader's choice, kept across pages and visits: MINE or BOOK (the default). */
+/**
+ * The reader's choice, kept across pages and visits: MINE or BOOK. Until they choose, MINE once a
+ * piece of theirs counts, else BOOK.
+ */
 export function loadChoice() {
+  let kept = null;
   try {
-    return localStorage.getItem(STORAGE_KEY) === MINE ? MINE : BOOK;
+    kept = localStorage.getItem(STORAGE_KEY);
   } catch {
-    return BOOK; // storage disabled
+    // storage disabled: no choice kept, and no piece either
   }
+  if (kept === MINE || kept === BOOK) return kept;
+  return Object.keys(allPassed()).length ? MINE : BOOK;
 }
 
 function saveChoice(choice) {
@@ -40,16 +48,22 @@ export function piecesOf(elements) {
   return [...pieces.values()];
 }
 
-/** What the line under the choice says: whose piece each one is, given the ids passed. */
-export function describePieces(pieces, passed, choice) {
-  if (choice === BOOK) return "The blocks that use the story's Value run on the book's engine.";
+/**
+ * What the line under the choice says: whose piece each one is, given the ids that count
+ * (`passed`) and those passed once whose latest check failed (`failing`).
+ */
+export function describePieces(pieces, passed, choice, failing = new Set()) {
+  if (choice === BOOK)
+    return "The blocks that use the story's Value run on the book's engine: all its pieces are the book's.";
   const yours = pieces.filter((piece) => passed.has(piece.id));
-  const book = pieces.filter((piece) => !passed.has(piece.id));
+  const broken = pieces.filter((piece) => failing.has(piece.id));
+  const book = pieces.filter((piece) => !passed.has(piece.id) && !failing.has(piece.id));
   const titles = (list) => list.map((piece) => `“${piece.title}”`).join(", ");
   let text = yours.length
     ? `The blocks that use the story's Value run on your pieces: ${titles(yours)}.`
     : "You have passed none of the pieces these blocks use yet: they run on the book's.";
   if (yours.length && book.length) text += ` Not passed yet, so the book's: ${titles(book)}.`;
+  if (broken.length) text += ` Your latest check failed, so the book's: ${titles(broken)}.`;
   return text;
 }
 
@@ -66,7 +80,11 @@ export class EngineChoice {
   #choice = loadChoice();
   #line;
   #announcer;
-  #onWork = () => this.#describe();
+  // Work changed (here or in another tab): the default may now be "my engine", and the pieces' line changes.
+  #onWork = () => {
+    this.#choice = loadChoice();
+    this.#show();
+  };
 
   constructor(pieces, blocks = []) {
     this.#pieces = pieces;
@@ -79,7 +97,6 @@ export class EngineChoice {
     ]) {
       const label = document.createElement("label");
       const radio = Object.assign(document.createElement("input"), { type: "radio", name: "sg-engine", value });
-      radio.checked = value === this.#choice;
       radio.addEventListener("change", () => this.#choose(value));
       label.append(radio, ` ${text}`);
       this.element.append(label);
@@ -114,12 +131,15 @@ export class EngineChoice {
   /** The choice on the control, and on each block it reaches (the page marks them: runner.css). */
   #show() {
     this.element.dataset.sgChoice = this.#choice;
+    for (const radio of this.element.querySelectorAll("input")) radio.checked = radio.value === this.#choice;
     for (const block of this.#blocks) block.classList.toggle("sg-runnable--yours", this.#choice === MINE);
     this.#describe();
   }
 
   #describe() {
-    const passed = new Set(Object.keys(passedPieces(this.#pieces.map((piece) => piece.id))));
-    this.#line.textContent = describePieces(this.#pieces, passed, this.#choice);
+    const ids = this.#pieces.map((piece) => piece.id);
+    const passed = new Set(Object.keys(passedPieces(ids)));
+    const failing = new Set(ids.filter((id) => !passed.has(id) && loadWork(id)?.passed));
+    this.#line.textContent = describePieces(this.#pieces, passed, this.#choice, failing);
   }
 }

@@ -1,12 +1,18 @@
 // The reader's work on the exercises, kept in localStorage: their engine, piece by piece.
 //
 // One record per exercise, under "scratchgrad:exercise:<id>":
-//   {code, stub, checked, passed}
-//   code     what is in the editor now (saved on every edit)
-//   stub     the stub the code was started from: when a new version of the site changes the
-//            stub, the reader's code stays and the exercise can say that it changed
-//   checked  true once Check has run on this exercise
-//   passed   the last code that passed every check, or null: the piece later exercises use
+//   {code, stub, checked, passed, lastChecked}
+//   code         what is in the editor now (saved on every edit)
+//   stub         the stub the code was started from: when a new version of the site changes the
+//                stub, the reader's code stays and the exercise can say that it changed
+//   checked      true once Check has run on this exercise
+//   passed       the last code that passed every check, or null: kept so the reader can put it back
+//   lastChecked  the code of the latest Check, or null
+// The one rule of "passed" lives here (passingCode): a piece passes while its latest checked code
+// passes. Every place that counts pieces or runs the reader's engine asks it: the badge, the
+// chapter line, the home page's count, "my engine", the Playground's engine=yours, and Export,
+// which writes each piece's latest checked code so that `python -m scratchgrad.exercises list`,
+// checking the file again, comes to the same verdicts.
 // Code goes only when the reader asks (resetCode); nothing typed is lost to a reload or a
 // new version of the site. Every change is announced with a WORK_CHANGED event on window (and
 // other tabs hear it as a "storage" event), so progress shown elsewhere on the page follows.
@@ -14,9 +20,18 @@
 const PREFIX = "scratchgrad:exercise:";
 export const WORK_CHANGED = "scratchgrad:exercise-work";
 
+/**
+ * The code the reader's engine runs for this piece, or null when the piece does not count:
+ * their passing code while their latest Check was of that code. A failing Check of a passed
+ * piece stops it counting (the book's piece runs instead) until a Check passes again.
+ */
+export function passingCode(record) {
+  return record?.passed && record.lastChecked === record.passed ? record.passed : null;
+}
+
 /** "not started" | "tried" | "passed", as the page says it. */
 export function progressOf(record) {
-  if (record?.passed) return "passed";
+  if (passingCode(record) !== null) return "passed";
   if (record?.checked) return "tried";
   return "not started";
 }
@@ -32,7 +47,7 @@ export function loadWork(id) {
 
 /** Merge `changes` into the record of `id`; false when the browser would not store it. */
 export function saveWork(id, changes) {
-  const record = { code: "", stub: "", checked: false, passed: null, ...loadWork(id), ...changes };
+  const record = { code: "", stub: "", checked: false, passed: null, lastChecked: null, ...loadWork(id), ...changes };
   try {
     localStorage.setItem(PREFIX + id, JSON.stringify(record));
   } catch {
@@ -74,32 +89,43 @@ export function allWork() {
   return work;
 }
 
-/** {id: passing code} of every piece the reader has passed (the Playground's engine=yours). */
+/** {id: passing code} of every piece that counts (the Playground's engine=yours). */
 export function allPassed() {
   return Object.fromEntries(
     Object.entries(allWork())
-      .filter(([, record]) => record.passed !== null)
-      .map(([id, record]) => [id, record.passed]),
+      .filter(([, record]) => passingCode(record) !== null)
+      .map(([id, record]) => [id, passingCode(record)]),
   );
 }
 
-/** {id: passing code} of the pieces in `ids` the reader has passed: the `earlier` of a check. */
+/** {id: passing code} of the pieces in `ids` that count: "my engine", and the `earlier` of a check. */
 export function passedPieces(ids) {
   const pieces = {};
   for (const id of ids) {
-    const passed = loadWork(id)?.passed;
-    if (passed) pieces[id] = passed;
+    const code = passingCode(loadWork(id));
+    if (code !== null) pieces[id] = code;
   }
   return pieces;
 }
 
+/**
+ * The code Export writes for a record: its latest checked code, the code the verdict is about
+ * (edits not checked yet stay in the browser); the editor's code for a piece never checked.
+ */
+export function exportedCode(record) {
+  return record.lastChecked ?? record.code;
+}
+
 function validRecord(record) {
   if (typeof record?.code !== "string" || typeof record?.stub !== "string") return null;
+  const passed = typeof record.passed === "string" ? record.passed : null;
   return {
     code: record.code,
     stub: record.stub,
     checked: Boolean(record.checked),
-    passed: typeof record.passed === "string" ? record.passed : null,
+    passed,
+    // A record from before lastChecked was kept: its passed piece was the latest that counted.
+    lastChecked: typeof record.lastChecked === "string" ? record.lastChecked : passed,
   };
 }
 

@@ -42,6 +42,12 @@ describe("describePieces", () => {
     assert.match(text, /Not passed yet, so the book's: “backward\(\)”\./);
   });
 
+  test("names a piece whose latest check failed as running the book's", () => {
+    const text = describePieces(PIECES, new Set(["value-graph"]), MINE, new Set(["backward"]));
+    assert.match(text, /Your latest check failed, so the book's: “backward\(\)”\./);
+    assert.doesNotMatch(text, /Not passed yet/);
+  });
+
   test("says so when none is passed, and says nothing of the reader's with the book's engine", () => {
     assert.match(describePieces(PIECES, new Set(), MINE), /passed none of the pieces/);
     assert.doesNotMatch(describePieces(PIECES, new Set(["backward"]), BOOK), /your/);
@@ -64,6 +70,7 @@ describe("EngineChoice", () => {
     const passed = (code) => JSON.stringify({ code, stub: "", checked: true, passed: code });
     localStorage.setItem("scratchgrad:exercise:backward", passed("class Value(Value): ..."));
     localStorage.setItem("scratchgrad:exercise:slope", passed("def slope(): ..."));
+    localStorage.setItem("scratchgrad:engine", BOOK); // the reader chose the book's once
     const marked = block(PIECES);
     const choice = EngineChoice.create([marked, block(null)]);
     assert.equal(marked.classList.contains("sg-runnable--yours"), false);
@@ -76,5 +83,28 @@ describe("EngineChoice", () => {
     assert.equal(choice.element.dataset.sgChoice, MINE);
     assert.equal(marked.classList.contains("sg-runnable--yours"), true);
     assert.equal(EngineChoice.create([block(PIECES)]).element.querySelector(`input[value="${MINE}"]`).checked, true);
+  });
+
+  test("my engine is the default from the first piece that counts, until the reader chooses", () => {
+    const choice = EngineChoice.create([block(PIECES)]);
+    assert.equal(choice.element.dataset.sgChoice, BOOK);
+    const record = { code: "x = 1", stub: "", checked: true, passed: "x = 1", lastChecked: "x = 1" };
+    localStorage.setItem("scratchgrad:exercise:slope", JSON.stringify(record));
+    window.dispatchEvent(new CustomEvent("scratchgrad:exercise-work", { detail: { id: "slope" } }));
+    assert.equal(loadChoice(), MINE);
+    assert.equal(choice.element.dataset.sgChoice, MINE);
+    assert.equal(choice.element.querySelector(`input[value="${MINE}"]`).checked, true);
+    localStorage.setItem("scratchgrad:engine", BOOK);
+    assert.equal(loadChoice(), BOOK);
+  });
+
+  test("a piece whose latest check failed is not the reader's: the default stays the book's", () => {
+    const record = { code: "y = 2", stub: "", checked: true, passed: "x = 1", lastChecked: "y = 2" };
+    localStorage.setItem("scratchgrad:exercise:backward", JSON.stringify(record));
+    assert.equal(loadChoice(), BOOK);
+    localStorage.setItem("scratchgrad:engine", MINE);
+    const choice = EngineChoice.create([block(PIECES)]);
+    assert.deepEqual(JSON.parse(choice.runOptions().yours), {});
+    assert.match(choice.element.querySelector(".sg-engine-choice__pieces").textContent, /latest check failed/);
   });
 });
