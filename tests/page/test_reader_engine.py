@@ -273,3 +273,43 @@ def test_the_wrong_order_switch_on_the_readers_engine_marks_a_and_b_in_the_drawn
         if verdict["status"] == "wrong"
     }
     assert wrong == {"a", "b"}
+
+
+def every_block_of(page: str, passed: dict[str, str]) -> list[tuple[int, str | None, str | None]]:
+    """(block number, what the book's engine raised, what the reader's raised) for each runnable block
+    of `page`, run in page order on both, each block on the reader's engine where "my engine" puts it."""
+    book, yours = blocks.new_namespace(), blocks.new_namespace()
+    engine, codes, ran = ReaderEngine.load(page, passed), [], []
+    for n, fence in enumerate(fence for fence in page_fences(f"{page}.md") if fence.runnable):
+        codes.append(fence.body)
+        if 'browser="no"' in fence.info:
+            continue
+        filename = blocks.block_filename(page, n)
+        expected = blocks.run_block(fence.body, filename, book, capture=True)
+        on = engine if describe(page, codes) else None
+        got = blocks.run_block(fence.body, filename, yours, capture=True, engine=on)
+        ran.append((n + 1, said(expected), said(got)))
+    return ran
+
+
+@pytest.mark.parametrize("page", reader_engine.CHAPTERS)
+def test_every_block_of_every_chapter_runs_on_a_correct_readers_engine(page):
+    """Operations no exercise asks for (log, sigmoid, relu) come from the book, grafted on the
+    reader's Value; a drawing reads the reader's graph: no block raises what the book's does not."""
+    assert [(n, book, yours) for n, book, yours in every_block_of(page, ACCUMULATING) if book != yours] == []
+
+
+@pytest.mark.parametrize("page", reader_engine.CHAPTERS)
+def test_a_page_check_that_an_equals_engine_fails_says_the_lesson(page):
+    for n, book, yours in every_block_of(page, NATURAL):
+        if yours != book:
+            assert yours.startswith("AssertionError: "), f"{page} block {n}: {yours}"
+            assert ".grad +=" in yours or "The += bug" in yours, f"{page} block {n}: {yours}"
+
+
+def test_the_books_operations_grafted_on_a_readers_value_are_named_once():
+    engine = ReaderEngine("more-operations", SOLUTIONS)
+    code = "from scratchgrad.stages.closures import Value\nprint(Value(2.0).log().log().data)\n"
+    printed = blocks.run_block(code, "<b>", blocks.new_namespace(), capture=True, engine=engine).printed
+    assert printed.count("(log: the book's, on your Value: no exercise asks you to write it)") == 1
+    assert engine.grafted == {"log", "relu", "sigmoid"}

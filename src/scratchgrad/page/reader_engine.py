@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import importlib
 import inspect
 import json
@@ -304,6 +305,60 @@ def _bound_by(statement: ast.stmt) -> set[str]:
     return names
 
 
+GRAFTED_FROM = {
+    "scratchgrad.stages.closures": "scratchgrad.stages.closures",
+    "scratchgrad.stages.overwrite_bug": "scratchgrad.stages.closures",
+}
+"""The stage whose operations a stand-in's Value gets where the reader has none of their own."""
+
+
+def _graft_the_books_ops(namespace: dict[str, Any], book: types.ModuleType) -> set[str]:
+    """Give the reader's Value (in `namespace`) each operation of the book's stage `book` it lacks
+    (``log``, ``sigmoid``, ``relu``, …: no exercise asks for them), so that a chapter's block never
+    stops at an AttributeError. Each is the book's own function, run with the reader's Value where
+    the book's code makes a new one, and says so the first time a block uses it. Returns the names."""
+    yours = namespace.get("Value")
+    if not isinstance(yours, type):
+        return set()
+    books = book.Value
+    scope = {**vars(book), "Value": yours}
+    given = set()
+    for name in dir(books):
+        function = inspect.getattr_static(books, name)
+        if (name.startswith("_") and name not in _OPERATORS) or not isinstance(function, types.FunctionType):
+            continue
+        if hasattr(yours, name):
+            continue
+        books_own = types.FunctionType(
+            function.__code__, scope, name, function.__defaults__, function.__closure__
+        )
+        setattr(yours, name, _named_when_first_used(books_own))
+        given.add(name)
+    return given
+
+
+def _named_when_first_used(function: Callable[..., Any]) -> Callable[..., Any]:
+    """`function`, which says once, when first called, that it is the book's and not the reader's."""
+    told = False
+
+    @functools.wraps(function)
+    def books(*args: Any, **kwargs: Any) -> Any:
+        nonlocal told
+        if not told:
+            told = True
+            note = f"({function.__name__}: the book's, on your Value: no exercise asks you to write it)"
+            print(note, file=sys.stderr)
+        return function(*args, **kwargs)
+
+    return books
+
+
+_OPERATORS = frozenset(
+    f"__{name}__"
+    for name in ("add", "mul", "pow", "neg", "sub", "truediv", "radd", "rmul", "rsub", "rtruediv")
+)
+
+
 def _fresh_namespace() -> dict[str, Any]:
     return {"__name__": "__your_engine__", "__builtins__": __builtins__}
 
@@ -326,6 +381,7 @@ class ReaderEngine:
         self.passed = {id_: code for id_, code in passed.items() if isinstance(code, str)}
         self._stand_ins: list[tuple[Stage, dict[str, Any]]] | None = None
         self.uses: list[PieceUse] = []
+        self.grafted: set[str] = set()
 
     @classmethod
     def load(cls, page: str, passed: Mapping[str, str] | str, bug: str | None = None) -> ReaderEngine:
@@ -384,6 +440,10 @@ class ReaderEngine:
             self.uses.extend(use for use in uses if use not in self.uses)
         if stage.adapt:
             stage.adapt(namespace)
+        if stage.module in GRAFTED_FROM:
+            self.grafted |= _graft_the_books_ops(
+                namespace, importlib.import_module(GRAFTED_FROM[stage.module])
+            )
         return namespace
 
     def _say_which_pieces(self) -> None:
