@@ -668,3 +668,19 @@ def test_any_real_exponent_of_a_positive_base_differentiates(x, n):
 def test_more_bad_operands_raise_type_errors(make, words):
     with pytest.raises(TypeError, match=re_escape(words)):
         make()
+
+
+def test_a_stood_in_backward_runs_only_inside_its_block_and_thread():
+    import threading
+
+    calls = []
+    x = Value(2.0)
+    with engine.backward_stood_in_for(lambda value: calls.append(value)):
+        (x * 3).backward()
+        other = threading.Thread(target=lambda: (x * 5).backward())  # another thread: the real one
+        other.start()
+        other.join()
+    assert len(calls) == 1
+    assert x.grad == 5.0
+    (x * 3).backward()
+    assert (len(calls), x.grad) == (1, 8.0)

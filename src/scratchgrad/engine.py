@@ -30,14 +30,16 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from itertools import chain
 from numbers import Real
 from typing import SupportsIndex
 
 from scratchgrad import freeing, pickling
 
-__all__ = ["Value", "backward_in_topological_order", "sigmoid", "topological_order"]
+__all__ = ["Value", "backward_in_topological_order", "backward_stood_in_for", "sigmoid", "topological_order"]
 
 Number = int | float
 
@@ -247,6 +249,10 @@ class Value:
         # What lies only below such nodes is still reset (no gradient of an earlier pass stays);
         # a non-finite local derivative down there (0 times inf is NaN) or an inf/NaN gradient
         # reaching such a node sends the pass over the whole graph (`_walk`).
+        stand_in = _BACKWARD_STAND_IN.get()
+        if stand_in is not None:  # a break-it switch of the tutorial (`backward_stood_in_for`)
+            stand_in(self)
+            return
         order, closed = _order_for_backward(self, prune=True)
         if closed and _reset_below(closed, order):
             order, closed = _order_for_backward(self)
@@ -405,6 +411,23 @@ def _walk(
         for child, local in zip(node._children, local_grads, strict=False):  # paired by __init__
             child.grad += local * grad
     return None
+
+
+_BACKWARD_STAND_IN: ContextVar[Callable[[Value], object] | None] = ContextVar(
+    "scratchgrad_backward_stand_in", default=None
+)
+
+
+@contextmanager
+def backward_stood_in_for(walk: Callable[[Value], object]) -> Iterator[None]:
+    """While active, in this thread or task only, ``Value.backward()`` runs ``walk(value)`` instead:
+    the one hook through which the tutorial's break-it switches (`scratchgrad.page.break_it`) show
+    a buggy backward on the package's Values. Nothing else changes, and leaving puts it back."""
+    token = _BACKWARD_STAND_IN.set(walk)
+    try:
+        yield
+    finally:
+        _BACKWARD_STAND_IN.reset(token)
 
 
 _FINISHED = None

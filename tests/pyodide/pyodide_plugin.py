@@ -55,6 +55,9 @@ HOST_ONLY_TESTS = {
     ),
 }
 HOST_ONLY_TESTS |= {
+    "tests/test_engine.py::test_a_stood_in_backward_runs_only_inside_its_block_and_thread": (
+        "starts a thread; Pyodide has none"
+    ),
     **{
         f"tests/exercises/test_cli.py::test_a_wrong_slope_cannot_rewrite_its_own_verdict[{case}]": (
             "forges the record of the command line's child process, which Pyodide cannot start"

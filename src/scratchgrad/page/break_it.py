@@ -27,12 +27,12 @@ from __future__ import annotations
 import contextlib
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from scratchgrad import nn, optim
-from scratchgrad.engine import Value, topological_order
+from scratchgrad.engine import Value, backward_stood_in_for, topological_order
 from scratchgrad.graph import graph_nodes
 from scratchgrad.stages import closures, overwrite_bug
 
@@ -111,14 +111,17 @@ def _zero_grad_forgotten(self: object) -> None:
 
 @dataclass(frozen=True)
 class Bug:
-    """A bug a switch turns on: its `label` (what the switch says), the attributes it replaces, and
-    how it reaches a reader's own engine (`scratchgrad.page.reader_engine`), if it can: `rewrites`,
-    (regular expression, replacement) pairs that write it into the reader's code, or `yours_replaces`,
-    (attribute, buggy) pairs that stand in, for the run, for attributes of the reader's `Value` class
-    (the one their Values were made with: a switch that reruns a block on Values made above it)."""
+    """A bug a switch turns on: its `label` (what the switch says), the attributes of the story's
+    stages or the package it replaces, the `backward` the package's Values run instead (through the
+    engine's one hook, `scratchgrad.engine.backward_stood_in_for`), and how it reaches a reader's
+    own engine (`scratchgrad.page.reader_engine`), if it can: `rewrites`, (regular expression,
+    replacement) pairs that write it into the reader's code, or `yours_replaces`, (attribute, buggy)
+    pairs that stand in, for the run, for attributes of the reader's `Value` class (the one their
+    Values were made with: a switch that reruns a block on Values made above it)."""
 
     label: str
-    replaces: tuple[tuple[Any, str, Any], ...]
+    replaces: tuple[tuple[Any, str, Any], ...] = ()
+    backward: Callable[[Value], None] | None = None
     rewrites: tuple[tuple[str, str], ...] = ()
     yours_replaces: tuple[tuple[str, Any], ...] = ()
 
@@ -132,7 +135,8 @@ class Bug:
 BUGS = {
     "overwrite": Bug(
         "Use = instead of += in backward()",
-        ((Value, "backward", _backward_with_overwrite), (closures, "Value", overwrite_bug.Value)),
+        ((closures, "Value", overwrite_bug.Value),),
+        backward=_backward_with_overwrite,
         rewrites=((r"\.grad\s*\+=", ".grad ="),),
     ),
     "no-zero-grad": Bug(
@@ -142,13 +146,11 @@ BUGS = {
             (optim.Optimizer, "zero_grad", _zero_grad_forgotten),
         ),
     ),
-    "recursive": Bug("Sort the graph recursively in backward()", ((Value, "backward", _backward_recursive),)),
+    "recursive": Bug("Sort the graph recursively in backward()", backward=_backward_recursive),
     "wrong-order": Bug(
         "Walk from the output, not in topological order",
-        (
-            (Value, "backward", _backward_in_wrong_order),
-            (closures.Value, "backward", _closures_backward_in_wrong_order),
-        ),
+        ((closures.Value, "backward", _closures_backward_in_wrong_order),),
+        backward=_backward_in_wrong_order,
         yours_replaces=(("backward", _closures_backward_in_wrong_order),),
     ),
 }
@@ -164,7 +166,8 @@ def switched_on(name: str) -> Iterator[Bug]:
     try:
         for owner, attribute, buggy in bug.replaces:
             setattr(owner, attribute, buggy)
-        yield bug
+        with backward_stood_in_for(bug.backward) if bug.backward else contextlib.nullcontext():
+            yield bug
     finally:
         for owner, attribute, real in kept:
             setattr(owner, attribute, real)
