@@ -675,7 +675,7 @@ def test_a_stood_in_backward_runs_only_inside_its_block_and_thread():
 
     calls = []
     x = Value(2.0)
-    with engine.backward_stood_in_for(lambda value: calls.append(value)):
+    with engine.backward_stood_in_for(lambda value, watch: calls.append(value)):
         (x * 3).backward()
         other = threading.Thread(target=lambda: (x * 5).backward())  # another thread: the real one
         other.start()

@@ -39,7 +39,14 @@ from typing import SupportsIndex
 
 from scratchgrad import freeing, pickling
 
-__all__ = ["Value", "backward_in_topological_order", "backward_stood_in_for", "sigmoid", "topological_order"]
+__all__ = [
+    "Value",
+    "backward_in_topological_order",
+    "backward_stand_in",
+    "backward_stood_in_for",
+    "sigmoid",
+    "topological_order",
+]
 
 Number = int | float
 
@@ -251,7 +258,7 @@ class Value:
         # reaching such a node sends the pass over the whole graph (`_walk`).
         stand_in = _BACKWARD_STAND_IN.get()
         if stand_in is not None:  # a break-it switch of the tutorial (`backward_stood_in_for`)
-            stand_in(self)
+            stand_in(self, watch)
             return
         order, closed = _order_for_backward(self, prune=True)
         if closed and _reset_below(closed, order):
@@ -413,21 +420,27 @@ def _walk(
     return None
 
 
-_BACKWARD_STAND_IN: ContextVar[Callable[[Value], object] | None] = ContextVar(
+_BACKWARD_STAND_IN: ContextVar[Callable[..., object] | None] = ContextVar(
     "scratchgrad_backward_stand_in", default=None
 )
 
 
 @contextmanager
-def backward_stood_in_for(walk: Callable[[Value], object]) -> Iterator[None]:
-    """While active, in this thread or task only, ``Value.backward()`` runs ``walk(value)`` instead:
-    the one hook through which the tutorial's break-it switches (`scratchgrad.page.break_it`) show
-    a buggy backward on the package's Values. Nothing else changes, and leaving puts it back."""
+def backward_stood_in_for(walk: Callable[..., object]) -> Iterator[None]:
+    """While active, in this thread or task only, ``Value.backward(watch)`` runs ``walk(value, watch)``
+    instead: the one hook through which the tutorial's break-it switches (`scratchgrad.page.break_it`)
+    show a buggy backward on the package's Values (`walk` calls `watch` as it visits each node, and
+    `backward_stand_in` names it while it stands in). Leaving puts the real one back."""
     token = _BACKWARD_STAND_IN.set(walk)
     try:
         yield
     finally:
         _BACKWARD_STAND_IN.reset(token)
+
+
+def backward_stand_in() -> Callable[..., object] | None:
+    """The walk standing in for ``Value.backward()`` here (`backward_stood_in_for`), or None."""
+    return _BACKWARD_STAND_IN.get()
 
 
 _FINISHED = None

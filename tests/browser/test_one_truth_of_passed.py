@@ -52,8 +52,8 @@ def engine_pieces_of_a_run(page) -> set[str]:
 
 def home_count(page, site_url: str) -> tuple[int, str]:
     page.goto(site_url)
-    summary = page.locator(".sg-engine")
-    summary.locator(f'[data-sg-piece="{PIECE}"] .sg-progress').wait_for(timeout=LOAD_TIMEOUT_MS)
+    summary = page.locator(".sg-engine[data-sg-passed]")  # the build writes it empty; the page fills it in
+    summary.wait_for(timeout=LOAD_TIMEOUT_MS)
     return int(summary.get_attribute("data-sg-passed")), read_text(
         summary.locator(f'[data-sg-piece="{PIECE}"] .sg-progress')
     )

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from types import CodeType, FrameType
 from typing import Any
 
-from scratchgrad import engine
 from scratchgrad.graph import GraphNode
 
 __all__ = ["CodeLine", "Recording", "Update", "Visit", "record_backward"]
@@ -195,13 +194,16 @@ def _record_watched(nodes: list[GraphNode], recording: Recording) -> None:
     values = [node.value for node in nodes]
     root = values[-1]
     position = {id(value): index for index, value in enumerate(values)}
-    chain_rule = [_chain_rule_line()]
+    chain_rule: list[CodeLine] = []
     watch: _Watch | None = None
 
     def visit(node: Any) -> None:
         nonlocal watch
         if watch is None:
             recording.seeded = [float(value.grad) for value in values]
+            # The walk that calls the watcher hands the shares on: engine._walk, or the buggy walk
+            # of a break-it switch standing in for it. Its line that does is the one to show.
+            chain_rule.append(_chain_rule_line(sys._getframe(1).f_code))
         else:
             recording.visits.append(_finished(watch, type(root)))
         watch = _Watch(nodes, position[id(node)])
@@ -219,11 +221,12 @@ def _finished(watch: _Watch, cls: type) -> Visit:
     return watch.visit(_op_origin(cls, watch.nodes[watch.index].op))
 
 
-def _chain_rule_line() -> CodeLine:
-    """The line of `scratchgrad.engine._walk` that adds a share to a child's gradient."""
-    lines, first = inspect.getsourcelines(engine._walk)
-    number = next(first + offset for offset, text in enumerate(lines) if "child.grad +=" in text)
-    return _code_line(inspect.getsourcefile(engine._walk) or "", number)
+def _chain_rule_line(walk: CodeType) -> CodeLine:
+    """The line of the walk `walk` (`scratchgrad.engine._walk`'s code, or a break-it switch's) that
+    hands a share to a child's gradient: ``child.grad += ...``, or ``child.grad = ...`` in a bug."""
+    lines, first = inspect.getsourcelines(walk)
+    number = next((first + offset for offset, text in enumerate(lines) if "child.grad" in text), first)
+    return _code_line(walk.co_filename, number)
 
 
 class _Tracing:

@@ -39,18 +39,20 @@ from scratchgrad.stages import closures, overwrite_bug
 __all__ = ["BUGS", "Bug", "switched_on", "switched_on_yours"]
 
 
-def _backward_with_overwrite(self: Value) -> None:
+def _backward_with_overwrite(self: Value, watch: Callable[[Value], object] | None = None) -> None:
     order = topological_order(self)
     for node in order:
         if node._children:
             node.grad = 0.0
     self.grad = 1.0
     for node in reversed(order):
+        if watch is not None:
+            watch(node)
         for child, local in zip(node._children, node._local_grads, strict=True):
             child.grad = local * node.grad  # the bug: = where += belongs
 
 
-def _backward_recursive(self: Value) -> None:
+def _backward_recursive(self: Value, watch: Callable[[Value], object] | None = None) -> None:
     order: list[Value] = []
     visited: set[Value] = set()
 
@@ -62,11 +64,11 @@ def _backward_recursive(self: Value) -> None:
             order.append(node)
 
     visit(self)
-    _push_gradients(self, reversed(order))
+    _push_gradients(self, reversed(order), watch)
 
 
-def _backward_in_wrong_order(self: Value) -> None:
-    _push_gradients(self, _reached_first(self))
+def _backward_in_wrong_order(self: Value, watch: Callable[[Value], object] | None = None) -> None:
+    _push_gradients(self, _reached_first(self), watch)
 
 
 def _closures_backward_in_wrong_order(self: closures.Value) -> None:
@@ -94,13 +96,15 @@ def _reached_first(root: Any) -> list[Any]:
     return order
 
 
-def _push_gradients(root: Value, walk: Any) -> None:
+def _push_gradients(root: Value, walk: Any, watch: Callable[[Value], object] | None = None) -> None:
     walk = list(walk)
     for node in walk:
         if node._children:
             node.grad = 0.0
     root.grad = 1.0
     for node in walk:
+        if watch is not None:
+            watch(node)
         for child, local in zip(node._children, node._local_grads, strict=True):
             child.grad += local * node.grad
 
@@ -121,7 +125,7 @@ class Bug:
 
     label: str
     replaces: tuple[tuple[Any, str, Any], ...] = ()
-    backward: Callable[[Value], None] | None = None
+    backward: Callable[..., None] | None = None
     rewrites: tuple[tuple[str, str], ...] = ()
     yours_replaces: tuple[tuple[str, Any], ...] = ()
 
