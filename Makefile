@@ -111,6 +111,10 @@ pyodide-test: setup $(NODE_MODULES) $(PYODIDE_WHEELS)/.downloaded
 # package (.venv) and node_modules (KaTeX typesets the formulas at build time).
 # Material prints an end-of-life banner for MkDocs 2 on every run; it is not an error.
 export NO_MKDOCS_2_WARNING := 1
+# `make docs TIMINGS=1` (or site, serve): print the build's time per hook, step and page (hooks/timings.py).
+ifdef TIMINGS
+export SCRATCHGRAD_TIMINGS := 1
+endif
 
 docs: setup setup-web
 	$(BIN)/mkdocs build --strict
