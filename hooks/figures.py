@@ -17,10 +17,12 @@ import re
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
 
+import build_cache
 import matplotlib
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 from mkdocs.exceptions import PluginError
+from step_times import step
 
 STYLE = {
     "font.size": 10,
@@ -51,11 +53,21 @@ GRAPH_SCALE = 0.7
 
 def graph_svg(dot: str, where: str) -> str:
     """A block's graph drawing (DOT text from `scratchgrad.graph.to_dot`) as inline SVG, drawn by
-    Graphviz's ``dot`` program in the site's style."""
+    Graphviz's ``dot`` program in the site's style (or found in the build's cache by its DOT text)."""
+    digest = build_cache.key(dot, where, build_cache.build_code_digest(), build_cache.environment_digest())
+    svg = build_cache.load("graphs", digest)
+    if svg is None:
+        svg = _drawn(dot, where)
+        build_cache.store("graphs", digest, svg)
+    return svg
+
+
+def _drawn(dot: str, where: str) -> str:
     try:
-        drawn = subprocess.run(
-            ["dot", "-Tsvg", *GRAPH_STYLE], input=dot, capture_output=True, text=True, check=True
-        )
+        with step("graphviz dot"):
+            drawn = subprocess.run(
+                ["dot", "-Tsvg", *GRAPH_STYLE], input=dot, capture_output=True, text=True, check=True
+            )
     except FileNotFoundError as error:
         raise PluginError(
             f"{where}: drawing the graph needs Graphviz's dot (apt-get install graphviz)"
@@ -82,7 +94,7 @@ def figure_svg(figure: object, salt: str) -> str:
     if not isinstance(figure, Figure):
         raise TypeError(f"a figure= expression must give a matplotlib Figure, got {type(figure).__name__}")
     buffer = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": salt, **STYLE}):
+    with step("matplotlib svg"), matplotlib.rc_context({"svg.hashsalt": salt, **STYLE}):
         figure.savefig(buffer, format="svg", bbox_inches="tight", transparent=True, metadata={"Date": None})
     svg = _unique_ids(_XML_PROLOG.sub("", buffer.getvalue(), count=1), salt)
     return with_text_alternative(svg, plot_description(figure))
