@@ -5,7 +5,7 @@ package's sources; a formula's TeX and the KaTeX version; a graph's DOT text), t
 a miss, computes the result and `store`s it. A result is found only under the digest of the very
 inputs it was made from, so the cache is never stale: an edit changes the digest, and the old entry
 is simply no longer asked for. Deleting the folder costs one cold build. ``SCRATCHGRAD_BUILD_CACHE=off``
-turns it off (every result computed, nothing written).
+turns it off (every result computed, nothing written); ``SCRATCHGRAD_BUILD_CACHE_DIR`` moves it.
 
 What decides a page's blocks is known only up to the package: their code can import any module of
 scratchgrad, and those modules import each other, so `package_digest` covers all of ``src/scratchgrad``
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-CACHE = ROOT / "build" / "build-cache"
+CACHE = Path(os.environ.get("SCRATCHGRAD_BUILD_CACHE_DIR") or ROOT / "build" / "build-cache")
 ENABLED = os.environ.get("SCRATCHGRAD_BUILD_CACHE", "on") != "off"
 
 _MISSING = object()
