@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from docs_pages import ROOT
 
 CHAPTER = """# {title}
@@ -80,6 +82,7 @@ def edit(page: Path, old: str, new: str) -> None:
     page.write_text(text.replace(old, new))
 
 
+@pytest.mark.slow  # six builds of a two-chapter site, about 35 s
 def test_the_cache_changes_no_byte_and_an_edit_reruns_only_its_page(tmp_path: Path) -> None:
     config = chapter_site(tmp_path / "tree")
     docs, log, cache = tmp_path / "tree" / "docs", tmp_path / "ran.log", tmp_path / "cache"
