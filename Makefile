@@ -76,7 +76,7 @@ setup-web: $(NODE_MODULES) $(PYODIDE_TOOLS)/.installed
 
 # ruff for the Python; ESLint (eslint.config.mjs) and Prettier (.prettierrc.json) for the
 # JavaScript and CSS of web/, hooks/ and tests/web/; no export of web/ that nothing imports.
-JS_SOURCES := web hooks/*.js tests/web eslint.config.mjs
+JS_SOURCES := web hooks/helpers/*.js tests/web eslint.config.mjs
 lint: setup $(NODE_MODULES)
 	$(call stage_start,lint)
 	$(BIN)/ruff check src tests benchmarks hooks web

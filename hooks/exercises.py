@@ -42,7 +42,7 @@ solution in a closed ``<details>`` — and is the contract with web/exercises/ex
              data-sg-provides="Value …" data-sg-title="…">
       <header class="sg-exercise__head">…</header>
       <div class="sg-exercise__task">…</div>
-      <div class="sg-exercise__stub">(the highlighted stub as a stand-in, hooks/stand_in.py)</div>
+      <div class="sg-exercise__stub">(the highlighted stub as a stand-in, hooks/helpers/stand_in.py)</div>
       <details class="sg-exercise__hint">…</details> (one per hint)
       <details class="sg-exercise__solution">…</details>
     </section>
@@ -55,14 +55,14 @@ import html
 import re
 from dataclasses import dataclass, field
 
-import build_cache
 import markdown
-from fresh_package import forget_scratchgrad
+from helpers import build_cache
+from helpers.fresh_package import forget_scratchgrad
+from helpers.site_urls import link_between
+from helpers.stand_in import stand_in
+from helpers.step_times import step
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
-from site_urls import link_between
-from stand_in import stand_in
-from step_times import step
 
 EXERCISE_FENCE = "exercise"
 BOOK_VERSION = "sg-book"

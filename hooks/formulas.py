@@ -2,7 +2,7 @@
 
 `pymdownx.arithmatex` (``generic: true``) leaves each formula as TeX inside
 ``<span class="arithmatex">\\(...\\)</span>`` or ``<div class="arithmatex">\\[...\\]</div>``.
-This hook sends a page's formulas to KaTeX (``node hooks/katex_render.js``, one process per page)
+This hook sends a page's formulas to KaTeX (``node hooks/helpers/katex_render.js``, one process per page)
 and writes the HTML it returns in their place; only KaTeX's stylesheet and fonts reach the reader.
 A formula KaTeX cannot parse fails the build and is named in the error. In the table of
 contents (plain text, in the side bar) a heading's formula is written as its bare TeX, without the
@@ -25,15 +25,15 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import build_cache
+from helpers import build_cache
+from helpers.page_head import at_top_of_head
+from helpers.step_times import step
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
-from page_head import at_top_of_head
-from step_times import step
 
 ROOT = Path(__file__).resolve().parent.parent
 KATEX = ROOT / "node_modules" / "katex"
-RENDERER = Path(__file__).with_name("katex_render.js")
+RENDERER = Path(__file__).with_name("helpers") / "katex_render.js"
 SITE_DIR = "vendor/katex"
 
 _FORMULA = re.compile(

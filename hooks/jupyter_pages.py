@@ -20,8 +20,8 @@ import posixpath
 import re
 from pathlib import Path
 
-import build_cache
 import material
+from helpers import build_cache
 from mkdocs.exceptions import PluginError
 
 DOWNLOAD_ICON = Path(material.__file__).parent / "templates" / ".icons" / "material" / "download.svg"

@@ -47,13 +47,12 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import figures
-import site_urls
+from helpers import figures, site_urls
+from helpers.page_head import at_top_of_head
+from helpers.step_times import step
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
-from page_head import at_top_of_head
-from step_times import step
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"

@@ -17,7 +17,7 @@ into an editor), built by `format_block` and `render_block`::
          [data-sg-expect="RecursionError"] [data-sg-hidden] [data-sg-browser="no"]
          [data-sg-engine="(JSON: the reader's pieces it runs on with "my engine",
          scratchgrad.page.reader_engine.describe)"]>
-      <div class="sg-source">(the highlighted code as a stand-in for the editor, hooks/stand_in.py;
+      <div class="sg-source">(the highlighted code as a stand-in for the editor, hooks/helpers/stand_in.py;
         Material's code block for browser="no"; empty for `hide`)</div>
       <div class="sg-result" data-sg-origin="build">
         [<pre class="sg-output">printed text[<span class="sg-error">Type: message</span>]</pre>]
@@ -49,15 +49,13 @@ import json
 import re
 from dataclasses import dataclass, field
 
-import build_cache
-import figures
-import ran_blocks
-from block_slider import slider_attribute
-from fresh_package import forget_scratchgrad
+from helpers import build_cache, figures, ran_blocks
+from helpers.block_slider import slider_attribute
+from helpers.fresh_package import forget_scratchgrad
+from helpers.stand_in import stand_in
+from helpers.step_times import step
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
-from stand_in import stand_in
-from step_times import step
 
 from scratchgrad.page import blocks, break_it, reader_engine
 

@@ -14,7 +14,7 @@ import functools
 import time
 from collections import defaultdict
 
-import step_times
+from helpers import step_times
 
 _build_started = 0.0
 _page_spans: dict[str, list[float]] = {}

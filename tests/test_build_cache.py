@@ -1,4 +1,4 @@
-"""hooks/build_cache.py: a build from the cache is the build without it, byte for byte, and an
+"""hooks/helpers/build_cache.py: a build from the cache is the build without it, byte for byte, and an
 edit re-runs only what it changes (prose: nothing; a block: that page's blocks).
 
 A two-chapter site with the real configuration and hooks. Each block appends its page's name to a

@@ -17,12 +17,13 @@ import re
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
 
-import build_cache
 import matplotlib
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 from mkdocs.exceptions import PluginError
-from step_times import step
+
+from helpers import build_cache
+from helpers.step_times import step
 
 STYLE = {
     "font.size": 10,
@@ -275,9 +276,7 @@ def decision_boundary(
         raise ValueError(f"decision_boundary draws 2-input data, got points of shape {points.shape}")
     low, high = points.min(axis=0) - 0.5, points.max(axis=0) + 0.5
     gx, gy = np.meshgrid(np.linspace(low[0], high[0], steps), np.linspace(low[1], high[1], steps))
-    grid = [
-        predicted_class(model([float(a), float(b)])) for a, b in zip(gx.ravel(), gy.ravel(), strict=True)
-    ]
+    grid = [predicted_class(model([float(a), float(b)])) for a, b in zip(gx.ravel(), gy.ravel(), strict=True)]
     labels = sorted({_target_class(y) for y in ys} | set(grid))
     position = {label: i for i, label in enumerate(labels)}
     regions = np.array([position[c] for c in grid]).reshape(gx.shape)

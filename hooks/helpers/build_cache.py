@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("SCRATCHGRAD_BUILD_CACHE_DIR") or ROOT / "build" / "build-cache")
 ENABLED = os.environ.get("SCRATCHGRAD_BUILD_CACHE", "on") != "off"
 
