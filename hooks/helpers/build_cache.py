@@ -66,12 +66,13 @@ def _path(kind: str, digest: str) -> Path:
     return CACHE / kind / digest[:2] / digest
 
 
-def files_digest(*roots: Path) -> str:
-    """A digest of every file under `roots` (by path relative to the repository, and content)."""
+def files_digest(*roots: Path, suffixes: tuple[str, ...] = ("",)) -> str:
+    """A digest of every file under `roots` whose name ends with one of `suffixes` (all by default),
+    by path relative to the repository and content."""
     digest = hashlib.sha256()
     for root in roots:
         for file in sorted(root.rglob("*")) if root.is_dir() else [root]:
-            if file.is_file() and "__pycache__" not in file.parts:
+            if file.is_file() and file.name.endswith(suffixes) and "__pycache__" not in file.parts:
                 digest.update(file.relative_to(ROOT).as_posix().encode() + b"\0" + file.read_bytes())
     return digest.hexdigest()
 
@@ -83,8 +84,9 @@ def package_digest() -> str:
 
 @functools.cache
 def build_code_digest() -> str:
-    """The build's code, ``hooks/`` (it does not change within one process: MkDocs loads hooks once)."""
-    return files_digest(ROOT / "hooks")
+    """The build's code, the ``.py`` and ``.js`` files of ``hooks/`` (its README decides nothing; the
+    code does not change within one process: MkDocs loads hooks once)."""
+    return files_digest(ROOT / "hooks", suffixes=(".py", ".js"))
 
 
 @functools.cache
