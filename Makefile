@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 EXTRAS := test,graph,torch,docs
 
-.PHONY: help setup setup-web mutants test python-lane site-lane stage-times-reset lint js-format unit js-test pyodide-test docs site docs-test browser-test engine-test serve bench bench-browser bench-playground clean
+.PHONY: help needs setup setup-web mutants test python-lane site-lane stage-times-reset lint js-format unit js-test pyodide-test docs site docs-test browser-test engine-test serve bench bench-browser bench-playground clean
 
 # What each stage of `make test` costs: every stage prints its wall time when it ends and adds it
 # to $(STAGE_TIMES), which `make test` prints at the end with the total; the pytest stages also
@@ -83,7 +83,7 @@ COMMIT_RULE_SINCE := 1976b34aabaf1f817446576fbd054303408e749f
 # ruff for the Python; ESLint (eslint.config.mjs) and Prettier (.prettierrc.json) for the
 # JavaScript and CSS of web/, hooks/ and tests/web/; no export of web/ that nothing imports; web/'s
 # imports keep to its floors, in no circle (tests/web/layers.mjs).
-JS_SOURCES := web hooks/*.js tests/web eslint.config.mjs
+JS_SOURCES := web hooks/helpers/*.js tests/web eslint.config.mjs
 lint: setup $(NODE_MODULES)
 	$(call stage_start,lint)
 	$(BIN)/ruff check src tests benchmarks hooks web
@@ -127,6 +127,10 @@ pyodide-test: setup $(NODE_MODULES) $(PYODIDE_WHEELS)/.downloaded
 # package (.venv) and node_modules (KaTeX typesets the formulas at build time).
 # Material prints an end-of-life banner for MkDocs 2 on every run; it is not an error.
 export NO_MKDOCS_2_WARNING := 1
+# `make docs TIMINGS=1` (or site, serve): print the build's time per hook, step and page (hooks/timings.py).
+ifdef TIMINGS
+export SCRATCHGRAD_TIMINGS := 1
+endif
 
 docs: setup setup-web
 	$(BIN)/mkdocs build --strict
@@ -137,7 +141,16 @@ site: setup setup-web
 	@case "$(SITE_URL)" in https://*/) ;; *) echo "make site needs SITE_URL=https://…/ (ending in /)"; exit 1;; esac
 	SCRATCHGRAD_SITE_URL=$(SITE_URL) $(BIN)/mkdocs build --strict --site-dir site
 
-serve: setup setup-web
+# What `make serve` needs from the system, each named with the way to get it before any set-up runs.
+needs:
+	@missing=0; \
+	command -v $(PYTHON) >/dev/null || { echo "missing: $(PYTHON) (the site's build; torch is cp311): apt-get install python3.11, or make PYTHON=..."; missing=1; }; \
+	command -v node >/dev/null && command -v npm >/dev/null || { echo "missing: Node 20 and npm (KaTeX, esbuild): https://nodejs.org or apt-get install nodejs npm"; missing=1; }; \
+	command -v dot >/dev/null || { echo "missing: Graphviz's dot (every build draws graphs): apt-get install graphviz (brew install graphviz)"; missing=1; }; \
+	test -n "$(PYODIDE_TOOLS_PYTHON)" || { echo "missing: a Python >= 3.12 (pyodide-build): python3.12 on PATH, pyenv install 3.12, or make PYODIDE_TOOLS_PYTHON=..."; missing=1; }; \
+	exit $$missing
+
+serve: needs setup setup-web
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
 
 # The site the tests read: one strict build shared by docs-test and browser-test, made again only

@@ -1,5 +1,5 @@
 // ESLint for the site's JavaScript (`make lint`): web/ (page and workers, bundled by esbuild),
-// hooks/*.js (Node scripts the build runs) and tests/web/ (Node's test runner).
+// hooks/helpers/*.js (Node scripts the build runs) and tests/web/ (Node's test runner).
 // Formatting is Prettier's (.prettierrc.json); these rules catch mistakes, not style.
 
 import js from "@eslint/js";
@@ -20,7 +20,7 @@ export default [
     languageOptions: { sourceType: "module", globals: { ...globals.browser, ...globals.worker } },
   },
   {
-    files: ["hooks/*.js"],
+    files: ["hooks/helpers/*.js"],
     languageOptions: { sourceType: "commonjs", globals: globals.node },
   },
   {

@@ -65,7 +65,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / directory) for directory in ("tests", "tests/browser", "tests/engines", "hooks")]
 
 from harness import CHROMIUM, CHROMIUM_ARGS, build_site, launch_chromium, serve_site, stop  # noqa: E402
-from page_head import at_top_of_head  # noqa: E402
+from helpers.page_head import at_top_of_head  # noqa: E402
 from pages import (  # noqa: E402
     SERVICE_WORKER_CONTROLS,
     booted_from,

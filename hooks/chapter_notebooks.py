@@ -32,8 +32,7 @@ import re
 from pathlib import Path
 
 import nbformat
-import page_prose
-import ran_blocks
+from helpers import page_prose, ran_blocks
 from mkdocs.exceptions import PluginError
 from nbformat import v4
 

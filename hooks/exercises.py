@@ -42,7 +42,7 @@ solution in a closed ``<details>`` — and is the contract with web/exercises/ex
              data-sg-provides="Value …" data-sg-title="…">
       <header class="sg-exercise__head">…</header>
       <div class="sg-exercise__task">…</div>
-      <div class="sg-exercise__stub">(the highlighted stub as a stand-in, hooks/stand_in.py)</div>
+      <div class="sg-exercise__stub">(the highlighted stub as a stand-in, hooks/helpers/stand_in.py)</div>
       <details class="sg-exercise__hint">…</details> (one per hint)
       <details class="sg-exercise__solution">…</details>
     </section>
@@ -56,11 +56,13 @@ import re
 from dataclasses import dataclass, field
 
 import markdown
-from fresh_package import forget_scratchgrad
+from helpers import build_cache
+from helpers.fresh_package import forget_scratchgrad
+from helpers.site_urls import link_between
+from helpers.stand_in import stand_in
+from helpers.step_times import step
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
-from site_urls import link_between
-from stand_in import stand_in
 
 EXERCISE_FENCE = "exercise"
 BOOK_VERSION = "sg-book"
@@ -98,7 +100,14 @@ def registry():
 
 @functools.cache
 def assert_stub_fails_and_solution_passes(exercise_id: str, stub: str, solution: str) -> None:
-    """PluginError unless the stub fails its checks and the reference solution passes them all."""
+    """PluginError unless the stub fails its checks and the reference solution passes them all
+    (a verdict kept in the build's cache, by the exercise, the package's sources and the build's code)."""
+    digest = build_cache.key(
+        exercise_id, stub, solution, build_cache.package_digest(), build_cache.build_code_digest(),
+        build_cache.environment_digest(),
+    )  # fmt: skip
+    if build_cache.load("exercise-checks", digest):
+        return
     check = registry().check
     stub_report = check(exercise_id, stub, {}, time_limit=BUILD_TIME_LIMIT)
     if stub_report.passed:
@@ -108,6 +117,7 @@ def assert_stub_fails_and_solution_passes(exercise_id: str, stub: str, solution:
         raise PluginError(
             f"exercise {exercise_id!r}: the reference solution fails its checks:\n{solution_report.text()}"
         )
+    build_cache.store("exercise-checks", digest, True)
 
 
 # -- rendering --------------------------------------------------------------------------------
@@ -232,7 +242,8 @@ def format_exercise(source, language, class_name, options, md, **kwargs) -> str:
     if exercise_id in _state.placed:
         raise SuperFencesException(f"```exercise {exercise_id!r} is placed twice")
     _state.placed[exercise_id] = page
-    assert_stub_fails_and_solution_passes(exercise_id, exercise["stub"], exercise["solution"])
+    with step("exercise checks", f"{page}.md"):
+        assert_stub_fails_and_solution_passes(exercise_id, exercise["stub"], exercise["solution"])
     return render_exercise(exercise, md, page)
 
 

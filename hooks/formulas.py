@@ -2,7 +2,7 @@
 
 `pymdownx.arithmatex` (``generic: true``) leaves each formula as TeX inside
 ``<span class="arithmatex">\\(...\\)</span>`` or ``<div class="arithmatex">\\[...\\]</div>``.
-This hook sends a page's formulas to KaTeX (``node hooks/katex_render.js``, one process per page)
+This hook sends a page's formulas to KaTeX (``node hooks/helpers/katex_render.js``, one process per page)
 and writes the HTML it returns in their place; only KaTeX's stylesheet and fonts reach the reader.
 A formula KaTeX cannot parse fails the build and is named in the error. In the table of
 contents (plain text, in the side bar) a heading's formula is written as its bare TeX, without the
@@ -25,13 +25,15 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from helpers import build_cache
+from helpers.page_head import at_top_of_head
+from helpers.step_times import step
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
-from page_head import at_top_of_head
 
 ROOT = Path(__file__).resolve().parent.parent
 KATEX = ROOT / "node_modules" / "katex"
-RENDERER = Path(__file__).with_name("katex_render.js")
+RENDERER = Path(__file__).with_name("helpers") / "katex_render.js"
 SITE_DIR = "vendor/katex"
 
 _FORMULA = re.compile(
@@ -90,22 +92,35 @@ def on_post_page(output: str, page, config) -> str:
 
 
 def render(formulas: list[tuple[str, bool]], where: str) -> None:
-    """Typeset (tex, display) pairs with KaTeX into the cache; any parse error fails the build."""
+    """Typeset (tex, display) pairs with KaTeX into the cache, or find them in the build's cache
+    (`build_cache`: by TeX, KaTeX's version and the build's code); any parse error fails the build."""
+    versions = (katex_version(), build_cache.build_code_digest())
+    for tex, display in formulas:
+        found = build_cache.load("formulas", build_cache.key(*versions, tex, display))
+        if found is not None:
+            _cache[tex, display] = found
+    formulas = [formula for formula in formulas if formula not in _cache]
     if not formulas:
         return
     node = shutil.which("node")
     if node is None:
         raise PluginError("hooks/formulas.py needs Node.js (`node`) to run KaTeX at build time")
     request = json.dumps([{"tex": tex, "display": display} for tex, display in formulas])
-    run = subprocess.run(
-        [node, str(RENDERER), str(KATEX)], input=request, capture_output=True, text=True, check=False
-    )
+    with step("katex (node)", where):
+        run = subprocess.run(
+            [node, str(RENDERER), str(KATEX)], input=request, capture_output=True, text=True, check=False
+        )
     if run.returncode != 0:
         raise PluginError(f"{where}: KaTeX failed to run: {run.stderr.strip()}")
     for (tex, display), answer in zip(formulas, json.loads(run.stdout), strict=True):
         if "error" in answer:
             raise PluginError(f"{where}: KaTeX cannot typeset {tex!r}: {answer['error']}")
         _cache[tex, display] = answer["html"]
+        build_cache.store("formulas", build_cache.key(*versions, tex, display), answer["html"])
+
+
+def katex_version() -> str:
+    return json.loads((KATEX / "package.json").read_text(encoding="utf-8"))["version"]
 
 
 def _plain_toc_titles(items) -> None:

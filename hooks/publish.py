@@ -2,7 +2,7 @@
 
 It adds to the built site:
 
-* ``manifest.webmanifest`` and ``icons/`` (hooks/app_icon.py) — the site can be installed as an
+* ``manifest.webmanifest`` and ``icons/`` (hooks/helpers/app_icon.py) — the site can be installed as an
   app; every page links them from its ``<head>``, with the tab's SVG icon and a theme colour;
 * ``_headers`` — read by Netlify and Cloudflare Pages: every response gets COOP ``same-origin``
   and COEP ``require-corp``, so pages are cross-origin isolated from the first one, with no
@@ -23,7 +23,7 @@ import hashlib
 import json
 from pathlib import Path
 
-import app_icon
+from helpers import app_icon
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
 

@@ -47,12 +47,12 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import figures
-import site_urls
+from helpers import figures, site_urls
+from helpers.page_head import at_top_of_head
+from helpers.step_times import step
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import get_relative_url
-from page_head import at_top_of_head
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
@@ -214,7 +214,7 @@ def package_build() -> tuple[str, Path]:
     if (target / "pyodide-lock.json").is_file():
         return build_id, target
     CACHE.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=CACHE) as scratch:
+    with step("scratchgrad wheel + lock file"), tempfile.TemporaryDirectory(dir=CACHE) as scratch:
         staging = Path(scratch) / build_id
         wheel_dir = staging / build_id
         run([TOOLS / "python", "-m", "build", "--wheel", "--no-isolation", "--outdir", wheel_dir, ROOT])
@@ -318,7 +318,7 @@ def shared_rules() -> dict[str, object]:
 
 def esbuild(entry_points: dict[str, Path], options: list[str], values: dict[str, object]):
     """Run esbuild on `entry_points` with the runtime's `defines`; returns {file name: content}."""
-    with tempfile.TemporaryDirectory() as out:
+    with step("esbuild"), tempfile.TemporaryDirectory() as out:
         run([
             NODE_MODULES / ".bin" / "esbuild",
             *(f"{name}={path}" for name, path in entry_points.items()),

@@ -17,7 +17,7 @@ into an editor), built by `format_block` and `render_block`::
          [data-sg-expect="RecursionError"] [data-sg-hidden] [data-sg-browser="no"]
          [data-sg-engine="(JSON: the reader's pieces it runs on with "my engine",
          scratchgrad.page.reader_engine.describe)"]>
-      <div class="sg-source">(the highlighted code as a stand-in for the editor, hooks/stand_in.py;
+      <div class="sg-source">(the highlighted code as a stand-in for the editor, hooks/helpers/stand_in.py;
         Material's code block for browser="no"; empty for `hide`)</div>
       <div class="sg-result" data-sg-origin="build">
         [<pre class="sg-output">printed text[<span class="sg-error">Type: message</span>]</pre>]
@@ -42,19 +42,20 @@ a bug that changes nothing the block prints, raises or draws fails the build.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import importlib
 import json
 import re
 from dataclasses import dataclass, field
 
-import figures
-import ran_blocks
-from block_slider import slider_attribute
-from fresh_package import forget_scratchgrad
+from helpers import build_cache, figures, ran_blocks
+from helpers.block_slider import slider_attribute
+from helpers.fresh_package import forget_scratchgrad
+from helpers.stand_in import stand_in
+from helpers.step_times import step
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
-from stand_in import stand_in
 
 from scratchgrad.page import blocks, break_it, reader_engine
 
@@ -314,27 +315,67 @@ def on_page_content(html_text, page, config, files):
     _pending.clear()
     if session is None or not pending:
         return html_text
-    pieces, last, ran = [], 0, []
-    for index, match in enumerate(_PLACEHOLDER.finditer(html_text)):
-        uid = int(match.group(1))
-        source, options = pending.pop(uid)
-        drawn = [split_expressions(options.get(key, "")) for key in ("graph", "curve")]
-        outcome = session.run(source, *drawn)
-        where = f"{session.page}, runnable block {index}"
-        check_outcome(outcome, options.get("expect"), where)
-        if "break" in options:
-            check_switch(outcome, session.run_with_bug(source, options["break"], *drawn), where)
-        attributes, result = render_block(index, source, options, outcome, session)
-        ran.append(ran_blocks.RanBlock(source, options, outcome, drawn_svgs(result)))
-        marker = f"<!--sg-result-{uid}-->"
-        end = html_text.index(marker, match.end())
-        pieces += [html_text[last : match.start()], f'<div class="sg-runnable" {attributes}']
-        pieces += [html_text[match.end() : end], result]
-        last = end + len(marker)
+    matches = list(_PLACEHOLDER.finditer(html_text))
+    in_order = [pending.pop(int(match.group(1))) for match in matches]
     if pending:
         raise PluginError(
             f"{session.page}: runnable blocks {sorted(pending)} vanished from the rendered page"
         )
+    digest = build_cache.key(
+        session.page, in_order, build_cache.package_digest(), build_cache.build_code_digest(),
+        build_cache.environment_digest(),
+    )  # fmt: skip
+    kept = build_cache.load("blocks", digest)
+    if kept is None:
+        with step("python run blocks", page.file.src_uri):
+            rendered = run_blocks(session, in_order)
+        # Plain data: a new build imports the package afresh, so its classes are other objects.
+        build_cache.store("blocks", digest, [(a, r, dataclasses.astuple(ran)) for a, r, ran in rendered])
+    else:
+        rendered = [(a, r, ran_block(*ran)) for a, r, ran in kept]
+    pieces, last = [], 0
+    for match, (attributes, result, _) in zip(matches, rendered, strict=True):
+        marker = f"<!--sg-result-{match.group(1)}-->"
+        end = html_text.index(marker, match.end())
+        pieces += [html_text[last : match.start()], f'<div class="sg-runnable" {attributes}']
+        pieces += [html_text[match.end() : end], result]
+        last = end + len(marker)
     pieces.append(html_text[last:])
-    ran_blocks.record(session.page, ran)
+    ran_blocks.record(session.page, [ran for _, _, ran in rendered])
     return "".join(pieces)
+
+
+def ran_block(
+    source: str, options: dict[str, str], outcome: tuple, pictures: list[str]
+) -> ran_blocks.RanBlock:
+    """A block's record from the plain data the build's cache keeps (`dataclasses.astuple` of it)."""
+    printed, raised, drawings = outcome
+    return ran_blocks.RanBlock(
+        source,
+        options,
+        blocks.Outcome(
+            printed,
+            None if raised is None else blocks.Raised(*raised),
+            [blocks.Display(*drawing) for drawing in drawings],
+        ),
+        pictures,
+    )
+
+
+def run_blocks(
+    session: PageSession, in_order: list[tuple[str, dict[str, str]]]
+) -> list[tuple[str, str, ran_blocks.RanBlock]]:
+    """Run a page's blocks in page order: for each, its opening tag's attributes, its result HTML,
+    and the record of its run; a block that does not do what its options say fails the build."""
+    rendered = []
+    for index, (source, options) in enumerate(in_order):
+        drawn = [split_expressions(options.get(key, "")) for key in ("graph", "curve")]
+        where = f"{session.page}, runnable block {index}"
+        outcome = session.run(source, *drawn)
+        check_outcome(outcome, options.get("expect"), where)
+        if "break" in options:
+            check_switch(outcome, session.run_with_bug(source, options["break"], *drawn), where)
+        attributes, result = render_block(index, source, options, outcome, session)
+        ran = ran_blocks.RanBlock(source, options, outcome, drawn_svgs(result))
+        rendered.append((attributes, result, ran))
+    return rendered

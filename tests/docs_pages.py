@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 sys.path.insert(0, str(ROOT / "hooks"))  # the build's own rules, as the hooks import them
 
-import site_urls  # noqa: E402
+from helpers import site_urls  # noqa: E402
 
 _OPENING = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 
@@ -81,7 +81,7 @@ def page_fences(page: str) -> list[Fence]:
 
 
 def page_url(base: str, source: str) -> str:
-    """The URL MkDocs gives `source` below `base`: the build's own rule (hooks/site_urls.py)."""
+    """The URL MkDocs gives `source` below `base`: the build's own rule (hooks/helpers/site_urls.py)."""
     return site_urls.page_url(source, base)
 
 

@@ -1,4 +1,4 @@
-"""hooks/block_slider.py: the slider= option names one number of the block's code, or fails the build."""
+"""hooks/helpers/block_slider.py: slider= names one number of the block's code, or the build fails."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "hooks"))
-block_slider = importlib.import_module("block_slider")
+block_slider = importlib.import_module("helpers.block_slider")
 
 CODE = "lr = 0.1  # the learning rate\n\nx = 3.0\nfor step in range(8):\n    x = x - lr * 2 * x\n"
 

@@ -22,7 +22,7 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "hooks"))
 chapter_notebooks = importlib.import_module("chapter_notebooks")
-ran_blocks = importlib.import_module("ran_blocks")
+ran_blocks = importlib.import_module("helpers.ran_blocks")
 runnable = importlib.import_module("runnable")
 
 PAGE_URL = "https://example.org/site/chain/"

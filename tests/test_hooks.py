@@ -22,11 +22,11 @@ from pymdownx.superfences import SuperFencesException
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "hooks"))
-figures = importlib.import_module("figures")
-fresh_package = importlib.import_module("fresh_package")
+figures = importlib.import_module("helpers.figures")
+fresh_package = importlib.import_module("helpers.fresh_package")
 formulas = importlib.import_module("formulas")
 jupyter_pages = importlib.import_module("jupyter_pages")
-page_head = importlib.import_module("page_head")
+page_head = importlib.import_module("helpers.page_head")
 reference = importlib.import_module("reference")
 runnable = importlib.import_module("runnable")
 

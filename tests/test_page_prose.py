@@ -1,4 +1,4 @@
-"""hooks/page_prose.py: a page's prose as Markdown, in page order, without what only the page can show."""
+"""hooks/helpers/page_prose.py: a page's prose as Markdown, in page order, less what only a page shows."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "hooks"))
-page_prose = importlib.import_module("page_prose")
+page_prose = importlib.import_module("helpers.page_prose")
 
 URL = "https://example.org/site/chain/"
 

@@ -1,4 +1,4 @@
-"""hooks/publish.py and hooks/app_icon.py: what a reader keeps offline, the manifest's icons."""
+"""hooks/publish.py and hooks/helpers/app_icon.py: what a reader keeps offline, the manifest's icons."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "hooks"))
 publish = importlib.import_module("publish")
-app_icon = importlib.import_module("app_icon")
+app_icon = importlib.import_module("helpers.app_icon")
 
 
 def a_site(root: Path) -> Path:

@@ -1,4 +1,4 @@
-"""hooks/stand_in.py: code an editor will replace is written so that Material does not mount it."""
+"""hooks/helpers/stand_in.py: code an editor will replace is written so that Material does not mount it."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "hooks"))
-stand_in_hook = importlib.import_module("stand_in")
+stand_in_hook = importlib.import_module("helpers.stand_in")
 runnable = importlib.import_module("runnable")
 
 MATERIAL_CODE_BLOCK = re.compile(r"<pre[^>]*>(<span></span>)?<code")
@@ -63,4 +63,4 @@ def test_markup_other_than_one_highlighted_block_is_refused_with_what_was_expect
     with pytest.raises(PluginError, match=expected):
         stand_in_hook.stand_in(numbered)
     with pytest.raises(PluginError, match=re.escape("did pymdownx.highlight's options change?")):
-        stand_in_hook.stand_in(2 * '<pre><span></span><code>x</code></pre>')
+        stand_in_hook.stand_in(2 * "<pre><span></span><code>x</code></pre>")

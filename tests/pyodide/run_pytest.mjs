@@ -3,7 +3,7 @@
 //   node tests/pyodide/run_pytest.mjs [pytest arguments...]
 //
 // src/, tests/, docs/ (the playground tests read the panels embedded in its pages) and hooks/
-// (tests/docs_pages.py finds a page's URL by the build's own rule, hooks/site_urls.py) are
+// (tests/docs_pages.py finds a page's URL by the build's own rule, hooks/helpers/site_urls.py) are
 // mounted read-only; pytest and hypothesis come from the wheels that
 // `make` downloads into build/pyodide-wheels (or $PYODIDE_WHEELS). The exit code is
 // pytest's, or 70 if the WebAssembly runtime itself died. Which tests run here, and why

@@ -3,7 +3,7 @@
 // Scrolling regions: keyboard users scroll a region that holds no link or button only if it can
 // take focus. Outputs, drawings, notebook cells and wide formulas scroll sideways when they do not fit
 // (on a phone, most do), and so does the build's code standing in for an editor not made yet
-// (hooks/stand_in.py) when a line is too long. Each one that overflows gets tabindex="0", so Tab
+// (hooks/helpers/stand_in.py) when a line is too long. Each one that overflows gets tabindex="0", so Tab
 // reaches it and the arrow keys scroll it; one that fits gets none, so Tab does not stop at every
 // output. Material does the same for its own code blocks (pre > code).
 //

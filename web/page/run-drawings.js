@@ -4,7 +4,7 @@
 import { drawCurve } from "./curve-figure.js";
 
 // The kinds of drawings, the accessible name of a drawn graph: defined by the Python modules
-// scratchgrad.page.blocks and hooks/figures.py; hooks/pyodide_runtime.py writes them into the bundle.
+// scratchgrad.page.blocks and hooks/helpers/figures.py; hooks/pyodide_runtime.py writes them into the bundle.
 /* global BLOCK_DOT_MIME_TYPE, BLOCK_STUDY_MIME_TYPE, BLOCK_CURVE_MIME_TYPE, GRAPH_NAME_FORMAT, GRAPH_NAME_SEPARATOR */
 
 /** A drawn graph as an image whose name lists its boxes, as the build names its drawings. */

@@ -1,11 +1,11 @@
-// A slider for one number in a block's code (the block's slider= option, hooks/block_slider.py).
+// A slider for one number in a block's code (the block's slider= option, hooks/helpers/block_slider.py).
 //
 // The code sets the number on a line of its own (`lr = 0.1`). Moving the slider rewrites that
 // number in the reader's editor — an edit like any typed one, kept and undoable — and runs the
 // block again once the slider rests, so what the page shows is still the output of the code. If the
 // reader's code no longer has such a line, the slider says so and does nothing.
 
-const NUMBER = String.raw`[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?`; // as hooks/block_slider.py
+const NUMBER = String.raw`[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?`; // as hooks/helpers/block_slider.py
 const RUN_AFTER_MS = 250; // a run once the reader stops moving, not one per arrow key
 
 /** The line of `code` that sets `name` to a plain number: groups (before the number, the number). */

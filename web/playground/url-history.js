@@ -16,7 +16,7 @@ export function recordInURL(query, how) {
   else history.replaceState(history.state, "", url);
 }
 
-// Where the Playground page is below the site's root (hooks/site_urls.py, through the bundle).
+// Where the Playground page is below the site's root (hooks/helpers/site_urls.py, through the bundle).
 /* global PLAYGROUND_PAGE */
 
 /** The Playground page's URL, from the site root Material writes into the page (#__config). */

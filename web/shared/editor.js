@@ -1,5 +1,5 @@
 // A block's editor, made the first time the reader needs it. Until then the build's highlighted
-// code (hooks/stand_in.py) stands in for it, and the page has not loaded CodeMirror at all: its
+// code (hooks/helpers/stand_in.py) stands in for it, and the page has not loaded CodeMirror at all: its
 // module (code-editor.js, a third of a chapter's script) is fetched and run on first use.
 // CodeMirror also lays out every editor it makes: the 15 of a chapter, made as it loaded, were one
 // task of 3.4 s on Lighthouse's simulated phone.

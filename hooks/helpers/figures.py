@@ -22,6 +22,9 @@ from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 from mkdocs.exceptions import PluginError
 
+from helpers import build_cache
+from helpers.step_times import step
+
 STYLE = {
     "font.size": 10,
     "axes.spines.top": False,
@@ -51,11 +54,21 @@ GRAPH_SCALE = 0.7
 
 def graph_svg(dot: str, where: str) -> str:
     """A block's graph drawing (DOT text from `scratchgrad.graph.to_dot`) as inline SVG, drawn by
-    Graphviz's ``dot`` program in the site's style."""
+    Graphviz's ``dot`` program in the site's style (or found in the build's cache by its DOT text)."""
+    digest = build_cache.key(dot, where, build_cache.build_code_digest(), build_cache.environment_digest())
+    svg = build_cache.load("graphs", digest)
+    if svg is None:
+        svg = _drawn(dot, where)
+        build_cache.store("graphs", digest, svg)
+    return svg
+
+
+def _drawn(dot: str, where: str) -> str:
     try:
-        drawn = subprocess.run(
-            ["dot", "-Tsvg", *GRAPH_STYLE], input=dot, capture_output=True, text=True, check=True
-        )
+        with step("graphviz dot"):
+            drawn = subprocess.run(
+                ["dot", "-Tsvg", *GRAPH_STYLE], input=dot, capture_output=True, text=True, check=True
+            )
     except FileNotFoundError as error:
         raise PluginError(
             f"{where}: drawing the graph needs Graphviz's dot (apt-get install graphviz)"
@@ -82,7 +95,7 @@ def figure_svg(figure: object, salt: str) -> str:
     if not isinstance(figure, Figure):
         raise TypeError(f"a figure= expression must give a matplotlib Figure, got {type(figure).__name__}")
     buffer = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": salt, **STYLE}):
+    with step("matplotlib svg"), matplotlib.rc_context({"svg.hashsalt": salt, **STYLE}):
         figure.savefig(buffer, format="svg", bbox_inches="tight", transparent=True, metadata={"Date": None})
     svg = _unique_ids(_XML_PROLOG.sub("", buffer.getvalue(), count=1), salt)
     return with_text_alternative(svg, plot_description(figure))
@@ -263,9 +276,7 @@ def decision_boundary(
         raise ValueError(f"decision_boundary draws 2-input data, got points of shape {points.shape}")
     low, high = points.min(axis=0) - 0.5, points.max(axis=0) + 0.5
     gx, gy = np.meshgrid(np.linspace(low[0], high[0], steps), np.linspace(low[1], high[1], steps))
-    grid = [
-        predicted_class(model([float(a), float(b)])) for a, b in zip(gx.ravel(), gy.ravel(), strict=True)
-    ]
+    grid = [predicted_class(model([float(a), float(b)])) for a, b in zip(gx.ravel(), gy.ravel(), strict=True)]
     labels = sorted({_target_class(y) for y in ys} | set(grid))
     position = {label: i for i, label in enumerate(labels)}
     regions = np.array([position[c] for c in grid]).reshape(gx.shape)

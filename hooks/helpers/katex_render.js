@@ -1,6 +1,6 @@
 // Typesets formulas for hooks/formulas.py: reads [{tex, display}] as JSON on stdin and writes
 // [{html} or {error}] as JSON on stdout, one answer per formula, in order.
-// Usage: node hooks/katex_render.js path/to/node_modules/katex
+// Usage: node hooks/helpers/katex_render.js path/to/node_modules/katex
 "use strict";
 
 const katex = require(process.argv[2]);
