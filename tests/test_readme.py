@@ -9,6 +9,7 @@ from pathlib import Path
 from docs_pages import fenced_blocks
 
 README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+ARCHITECTURE = (Path(__file__).parents[1] / "ARCHITECTURE.md").read_text(encoding="utf-8")
 
 
 def readme_python_example() -> str:
@@ -39,7 +40,8 @@ def test_readme_commands_are_makefile_targets():
         assert re.search(rf"^{target}:", makefile, re.M), f"make {target} is not a Makefile target"
 
 
-# -- "What is where": every path it names exists, and it names every module ------------------
+# -- "What is where" (README, a line a row) and "Every file, in a sentence" (ARCHITECTURE.md): ----
+# every path they name exists, and the second names every module --------------------------------
 
 ROOT = Path(__file__).parents[1]
 TOP_LEVEL = {
@@ -56,7 +58,8 @@ FILE_NAME = re.compile(r"^[\w.-]+(?:/[\w.-]+)*(?:/|\.(?:py|js|mjs|css|md|yml|jso
 
 def where_rows(readme: str) -> list[tuple[list[str], list[str]]]:
     """The table's rows: the paths of the first column and the file names in backticks of the second."""
-    section = readme.split("## What is where", 1)[1].split("\n## ", 1)[0]
+    heading = "## What is where" if "## What is where" in readme else "## Every file, in a sentence"
+    section = readme.split(heading, 1)[1].split("\n## ", 1)[0]
     rows = []
     for line in section.splitlines():
         cells = line.split(" | ")
@@ -117,16 +120,22 @@ def modules_to_name() -> set[str]:
     return wanted
 
 
-def test_every_path_the_table_names_exists():
-    assert named_files()[1] == []
+def test_every_path_the_tables_name_exists():
+    assert named_files(README)[1] == []
+    assert named_files(ARCHITECTURE)[1] == []
 
 
-def test_the_table_names_every_top_level_folder_hook_and_module():
-    assert sorted(modules_to_name() - named_files()[0]) == []
+def test_each_row_of_the_readme_table_is_one_short_line():
+    rows = [line for line in README.split("## What is where", 1)[1].split("\n## ", 1)[0].splitlines()]
+    assert [row for row in rows if row.startswith("|") and len(row) > 240] == []
+
+
+def test_the_architecture_table_names_every_top_level_folder_hook_and_module():
+    assert sorted(modules_to_name() - named_files(ARCHITECTURE)[0]) == []
 
 
 def test_the_table_check_finds_a_missing_row_and_a_wrong_path():
-    table = README.replace("`run-notes.js`, ", "").replace(
+    table = ARCHITECTURE.replace("`run-notes.js`, ", "").replace(
         "`src/scratchgrad/fused.py`", "`src/scratchgrad/fusion.py`"
     )
     named, missing = named_files(table)
