@@ -2,20 +2,29 @@
 
 The book's implementations live in the package (`scratchgrad.engine`, `scratchgrad.stages.*`,
 `scratchgrad.nn`, …); every function and class the reader writes is compiled in the checker's
-namespace (module ``__exercise__``). So each name an exercise provides — and each backward rule
-and ``backward`` its Value carries — must not come from a ``scratchgrad`` module.
+namespace (module ``__exercise__``), under the reader's file name. So each name an exercise provides
+— and each backward rule and ``backward`` its Value carries — must be compiled from the reader's own
+piece (not from the book's reference solution, nor from text ``exec``'d at run time), and must not
+name a ``scratchgrad`` module or a function of one among the globals it uses (one imported by a
+computed name, say).
 """
 
 from __future__ import annotations
 
 import ast
+import types
+from pathlib import Path
 
 from scratchgrad.exercises.exercise import Exercise
+from scratchgrad.exercises.sandbox import BOOK_FILE_PREFIX, READER_FILE_PREFIX
 
 __all__ = ["book_imports", "borrowed_names"]
 
-# Data to try a piece on, and the checker itself, are no implementation of a piece.
+# Data to try a piece on, and the checker itself, are no implementation of a piece; the pieces'
+# reference solutions are.
 ALLOWED = ("scratchgrad.datasets", "scratchgrad.exercises")
+REFERENCE_SOLUTIONS = "scratchgrad.exercises._pieces"
+PACKAGE_FOLDER = str(Path(__file__).resolve().parents[1])
 
 VALUE_METHODS = (
     "__init__",
@@ -48,11 +57,15 @@ def borrowed_names(exercise: Exercise, namespace: dict) -> str:
         module = _book_module(thing)
         if module:
             found.append(f"{provided} is {module}'s")
+        found += [f"{provided} {why}" for why in _not_written_here(thing, exercise)]
         if isinstance(thing, type) and not method:
             for name in VALUE_METHODS:
                 module = _book_module(getattr(thing, name, None))
                 if module:
                     found.append(f"{provided}.{name} is {module}'s")
+                found += [
+                    f"{provided}.{name} {why}" for why in _not_written_here(vars(thing).get(name), exercise)
+                ]
     if not found:
         return ""
     return (
@@ -63,7 +76,58 @@ def borrowed_names(exercise: Exercise, namespace: dict) -> str:
 
 def _book_module(thing: object) -> str:
     module = getattr(thing, "__module__", None) or ""
-    return module if _book_module_name(module) else ""
+    return module if _book_module_name(module) and _counts_as_the_book(module) else ""
+
+
+def _counts_as_the_book(module: str) -> bool:
+    return not module.startswith(ALLOWED) or module.startswith(REFERENCE_SOLUTIONS)
+
+
+def _not_written_here(thing: object, exercise: Exercise) -> list[str]:
+    """Why a function the reader provides is not their own writing: compiled from the book's file or
+    reference, or ``exec``'d from the reference's very text; or using a book module or one of its
+    functions through a global (a wrapper). Code made at run time by a library (a dataclass's
+    ``__init__``) is the reader's."""
+    code = getattr(thing, "__code__", None)
+    if not isinstance(code, types.CodeType):
+        return []
+    where = code.co_filename
+    if where.startswith(BOOK_FILE_PREFIX) or where.startswith(PACKAGE_FOLDER):
+        return [f"was compiled from {where}, not from your piece"]
+    if not where.startswith(READER_FILE_PREFIX) and _same_as_the_reference(code, exercise):
+        return [f"is the reference solution's own code, run from {where}"]
+    used = set()
+    for each in _codes_in(code):
+        used |= set(each.co_names)
+    globals_ = getattr(thing, "__globals__", {})
+    reasons = []
+    for name in sorted(used):
+        target = globals_.get(name)
+        module = target.__name__ if isinstance(target, types.ModuleType) else _book_module(target)
+        if module and _book_module_name(module) and _counts_as_the_book(module):
+            reasons.append(f"calls {module}'s code through the name {name}")
+    return reasons
+
+
+def _same_as_the_reference(code: types.CodeType, exercise: Exercise) -> bool:
+    """Whether `code` is, instruction for instruction, a function of `exercise`'s reference solution."""
+    try:
+        reference = compile(exercise.solution, "<reference>", "exec")
+    except SyntaxError:
+        return False
+    return any(
+        (each.co_name, each.co_code, each.co_names) == (code.co_name, code.co_code, code.co_names)
+        for each in _codes_in(reference)
+    )
+
+
+def _codes_in(code: types.CodeType) -> list[types.CodeType]:
+    """`code` and the code of every function defined inside it."""
+    found = [code]
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            found += _codes_in(constant)
+    return found
 
 
 def book_imports(source: str) -> str:
@@ -78,7 +142,7 @@ def book_imports(source: str) -> str:
             modules += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             modules.append(node.module)
-    book = sorted({m for m in modules if _book_module_name(m) and not m.startswith(ALLOWED)})
+    book = sorted({m for m in modules if _book_module_name(m) and _counts_as_the_book(m)})
     if not book:
         return ""
     return (

@@ -21,6 +21,7 @@ from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.registry import EXERCISES, by_id
 from scratchgrad.exercises.report import CheckLine, CodeError, PieceUse, Report
 from scratchgrad.exercises.sandbox import (
+    BOOK_FILE_PREFIX,
     CPU_CLOCK,
     READER_FILE_PREFIX,
     Sandbox,
@@ -30,7 +31,6 @@ from scratchgrad.exercises.sandbox import (
 
 __all__ = ["check", "earlier_pieces", "load_pieces", "new_seed"]
 
-BOOK_FILE_PREFIX = "<reference: "
 
 DEFAULT_TIME_LIMIT = 10.0
 """Seconds one exercise's check may use, loading and checks together: CPU seconds in CPython, seconds

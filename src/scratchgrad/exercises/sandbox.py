@@ -45,6 +45,8 @@ __all__ = [
 
 T = TypeVar("T")
 READER_FILE_PREFIX = "<yours: "
+BOOK_FILE_PREFIX = "<reference: "
+"""The file names the reader's code and a reference solution are compiled under: ``<yours: slope>``."""
 OUTPUT_LIMIT = 20_000
 
 CPU_CLOCK = sys.platform != "emscripten"
