@@ -95,3 +95,19 @@ def build_site(out: Path, config: Path = ROOT / "mkdocs.yml") -> subprocess.Comp
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(out)]
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+
+
+def small_site(root: Path, pages: dict[str, str]) -> Path:
+    """A site of `pages` (file stem -> Markdown, in nav order) with the real configuration, hooks and
+    sources (linked next to the config file, where they are resolved); returns its mkdocs.yml."""
+    (root / "docs" / "reference").mkdir(parents=True)
+    (root / "docs" / "reference" / "index.md").write_text("# Reference\n\n<!-- modules -->\n")
+    for name, text in pages.items():
+        (root / "docs" / f"{name}.md").write_text(text)
+    for shared in ("hooks", "src", "overrides"):
+        (root / shared).symlink_to(ROOT / shared)
+    nav = "".join(f"  - {'Home' if name == 'index' else name.title()}: {name}.md\n" for name in pages)
+    config = root / "mkdocs.yml"
+    reference = "  - API reference:\n      - reference/index.md\n"
+    config.write_text(f"INHERIT: {ROOT / 'mkdocs.yml'}\ndocs_dir: docs\nnav:\n{nav}{reference}")
+    return config

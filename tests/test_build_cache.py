@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from docs_pages import ROOT
+from docs_pages import ROOT, small_site
 
 CHAPTER = """# {title}
 
@@ -36,18 +36,11 @@ print(y.data, x.grad)
 
 def chapter_site(root: Path) -> Path:
     """Two chapters with one block each, using the real configuration and hooks; returns mkdocs.yml."""
-    (root / "docs" / "reference").mkdir(parents=True)
-    (root / "docs" / "reference" / "index.md").write_text("# Reference\n\n<!-- modules -->\n")
-    for name, value in (("index", 3.0), ("second", 5.0)):
-        (root / "docs" / f"{name}.md").write_text(CHAPTER.format(title=name, name=name, value=value))
-    for shared in ("hooks", "src", "overrides"):
-        (root / shared).symlink_to(ROOT / shared)
-    config = root / "mkdocs.yml"
-    config.write_text(
-        f"INHERIT: {ROOT / 'mkdocs.yml'}\ndocs_dir: docs\n"
-        "nav:\n  - Home: index.md\n  - Second: second.md\n  - API reference:\n      - reference/index.md\n"
-    )
-    return config
+    chapters = {
+        name: CHAPTER.format(title=name, name=name, value=value)
+        for name, value in (("index", 3.0), ("second", 5.0))
+    }
+    return small_site(root, chapters)
 
 
 def build(config: Path, out: Path, cache: Path, log: Path, tool: str = "mkdocs") -> list[str]:

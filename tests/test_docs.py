@@ -20,7 +20,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from docs_pages import ROOT, build_site, built_page, page_fences, pages, runnable_pages
+from docs_pages import ROOT, build_site, built_page, page_fences, pages, runnable_pages, small_site
 
 sys.path.insert(0, str(ROOT / "hooks"))
 runnable = importlib.import_module("runnable")
@@ -225,17 +225,7 @@ def test_the_paste_detector_catches_a_pasted_engine() -> None:
 
 def mini_site(tmp_path: Path, page: str) -> Path:
     """A one-page site using the real configuration and hooks; returns its mkdocs.yml."""
-    (tmp_path / "docs" / "reference").mkdir(parents=True)
-    (tmp_path / "docs" / "reference" / "index.md").write_text("# Reference\n\n<!-- modules -->\n")
-    (tmp_path / "docs" / "index.md").write_text(page)
-    for shared in ("hooks", "src", "overrides"):  # resolved next to the config file
-        (tmp_path / shared).symlink_to(ROOT / shared)
-    config = tmp_path / "mkdocs.yml"
-    config.write_text(
-        f"INHERIT: {ROOT / 'mkdocs.yml'}\ndocs_dir: docs\n"
-        "nav:\n  - Home: index.md\n  - API reference:\n      - reference/index.md\n"
-    )
-    return config
+    return small_site(tmp_path, {"index": page})
 
 
 GOOD_PAGE = (
