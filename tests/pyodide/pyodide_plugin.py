@@ -34,6 +34,7 @@ HOST_ONLY_PATHS = {
     "tests/test_readme.py": "checks the README against the whole repository (web/, .github/, .ci/)",
     "tests/test_exercise_order.py": "reads the built site's pages",
     "tests/test_commit_msg.py": "runs the commit-msg hook, a shell script",
+    "tests/test_build_cache.py": "builds MkDocs sites, with MkDocs and ProperDocs",
     "tests/playground/test_boundary_parity.py": "runs the Playground's JavaScript in Node",
 }
 HOST_ONLY_TESTS = {
