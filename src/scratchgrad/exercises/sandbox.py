@@ -239,6 +239,8 @@ def _follow_with_trace(spent: Callable[[], bool]) -> Iterator[None]:
 
     def follow_lines(frame: FrameType, event: str, arg: object) -> Callable | None:
         if spent():
+            with deciding:  # the guard must not stop this run a second time, later, in another run
+                stopped.append(True)
             raise TimeLimitExceeded
         return follow_lines
 
@@ -251,8 +253,9 @@ def _follow_with_trace(spent: Callable[[], bool]) -> Iterator[None]:
 
     inside = _thread.allocate_lock()  # held while the run is inside
     inside.acquire()
-    deciding = _thread.allocate_lock()  # the guard decides, and the run leaves, one at a time
-    _thread.start_new_thread(_guard, (spent, _thread.get_ident(), inside, deciding))
+    deciding = _thread.allocate_lock()  # the guard decides, and the run leaves or stops, one at a time
+    stopped: list[bool] = []  # the run stopped itself: the guard has nothing left to do
+    _thread.start_new_thread(_guard, (spent, _thread.get_ident(), inside, deciding, stopped))
     sys.settrace(on_call)
     try:
         yield
@@ -266,7 +269,9 @@ def _follow_with_trace(spent: Callable[[], bool]) -> Iterator[None]:
             inside.release()
 
 
-def _guard(spent: Callable[[], bool], running: int, inside: LockType, deciding: LockType) -> None:
+def _guard(
+    spent: Callable[[], bool], running: int, inside: LockType, deciding: LockType, stopped: list[bool]
+) -> None:
     """Ask the budget every few looks while the run is `inside`; once it is spent, raise
     `TimeLimitExceeded` in the thread `running` (``PyThreadState_SetAsyncExc``): the interpreter
     delivers it at the next jump back of whatever loop runs, on one line or not. (A loop inside
@@ -277,7 +282,7 @@ def _guard(spent: Callable[[], bool], running: int, inside: LockType, deciding: 
 
     while not inside.acquire(True, LOOK_EVERY * 5):
         with deciding:
-            if inside.locked() and spent():
+            if inside.locked() and not stopped and spent():
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(
                     ctypes.c_ulong(running), ctypes.py_object(TimeLimitExceeded)
                 )
