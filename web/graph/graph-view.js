@@ -82,7 +82,11 @@ export function enhanceGraph(figure, { study = null, filename = null, editor = n
     hint.hidden = scroller.scrollWidth <= scroller.clientWidth + 1;
     if (!hint.hidden && output) showNode(scroller, output);
   };
-  new ResizeObserver(fit).observe(scroller);
+  // The drawing may reach its final size after the scroller has (fonts, the first layout of a block
+  // far down the page): watch both, so the output node is brought into view once it is there.
+  const resized = new ResizeObserver(fit);
+  resized.observe(scroller);
+  resized.observe(svg);
 
   if (study?.note) {
     const note = document.createElement("p");
