@@ -1,15 +1,10 @@
 """scratchgrad: a scalar autograd engine and a small neural-network library, built to be read.
 
-The package is two things, and its layout says which is which:
-
-* **the library** — every module at the top of the package: `engine` (`Value`), `fused`, `nn`,
-  `losses`, `optim`, `train`, `datasets`, `gradcheck`, `graph` (drawing). This is what you import
-  to build and train networks; it imports nothing but itself and Python's standard library.
-* **the tutorial's machinery** — every subpackage, each named for its job: `page` (a chapter's
-  runnable blocks and break-it switches), `drawn_graph` (a drawn graph's step-through and
-  gradient check), `stages` (the story's earlier engines), `exercises` ("Your turn" and its
-  checker), `playground` (the training playground). They import the library, never the reverse
-  (``tests/test_layering.py``).
+The layout says what is what: **the library** is every module at the top of the package
+(`engine`'s `Value`, `fused`, `nn`, `losses`, `optim`, `train`, `datasets`, `gradcheck`, `graph`),
+importing nothing but itself and Python's standard library; **the tutorial's machinery** is every
+subpackage, named for its job (`page`, `drawn_graph`, `stages`, `exercises`, `playground`), which
+imports the library and never the reverse (``tests/test_layering.py``).
 """
 
 import importlib

@@ -1,29 +1,13 @@
 """The scalar autograd engine: a `Value` that remembers how it was made.
 
-Every arithmetic operation on a `Value` returns a new `Value` that keeps
-
-* its `data` (the number computed on the way forward),
-* its `_children` (the Values it was computed from), and
-* its `_local_grads`: for each child, the derivative of this node with
-  respect to that child, evaluated at the forward values.
-
-`backward()` then walks the graph from the output back to the inputs and
-applies the chain rule once per edge: ``child.grad += local * node.grad``.
-
-Two choices differ from the classic micrograd design, for speed and safety:
-
-1. **Local derivatives are stored as numbers, not as `_backward` closures.**
-   A closure that updates ``out.grad`` must refer to ``out``, while ``out``
-   holds the closure: every node sits in a reference cycle, and CPython's
-   cyclic garbage collector spends most of a training step finding them.
-   Numbers make the graph acyclic, so it is freed the moment it is dropped.
-2. **The walk is iterative.** A recursive topological sort hits Python's
-   recursion limit near a depth of 1,000; `topological_order` uses an
-   explicit stack, so a chain of a million nodes is fine.
-
-The chapters teach backpropagation as `backward_in_topological_order`: sort
-the whole graph, then walk every edge. `Value.backward` gives the same
-gradients faster: it does not look below a node that passes no gradient on.
+Every operation on a `Value` returns a new `Value` keeping its `data` (computed on the way
+forward), its `_children` (the Values it was made from) and its `_local_grads` (for each child,
+the derivative of this node with respect to it, at the forward values); `backward()` walks the
+graph from the output back to the inputs and applies the chain rule once per edge, ``child.grad
++= local * node.grad``. The chapters teach that walk as `backward_in_topological_order`;
+`Value.backward` gives the same gradients faster. Why local derivatives are numbers rather than
+micrograd's closures, why the walk is iterative, and how a pass skips what no gradient reaches:
+ARCHITECTURE.md, "The engine's design".
 """
 
 from __future__ import annotations

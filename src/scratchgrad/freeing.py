@@ -1,16 +1,12 @@
 """Freeing a deep graph where the stack is small: what keeps Pyodide alive.
 
-When the last reference to a graph's output goes, CPython frees it, which frees its
-children, which free theirs... one C call inside the other, as deep as the graph. On a
-native stack that is harmless: CPython's "trashcan" defers the deepest levels. Inside
-Pyodide (CPython compiled to WebAssembly) the stack is far smaller, and dropping a chain
-of a few thousand Values overflows it: a fatal ``RangeError: Maximum call stack size
-exceeded`` that ends the interpreter, not a Python exception.
-
-There, `scratchgrad.engine` makes `release_iteratively` the ``__del__`` of `Value`: each
-node hands its children to a queue that only the outermost release drains, so the
-nesting stays one level deep at any length. Elsewhere `Value` has no ``__del__``, as a
-finaliser costs every node a Python call when it is freed (`benchmarks/README.md`).
+Dropping a graph's output frees its children, which free theirs, one C call inside the other as
+deep as the graph: harmless on a native stack (CPython's "trashcan" defers the deepest levels),
+but inside Pyodide a chain of a few thousand Values overflows the WebAssembly stack with a fatal
+``RangeError`` that ends the interpreter. There `scratchgrad.engine` makes `release_iteratively`
+the ``__del__`` of `Value`: each node hands its children to a queue that only the outermost
+release drains, so the nesting stays one level deep; elsewhere `Value` has no ``__del__``, as a
+finaliser costs every node a Python call (`benchmarks/README.md`).
 """
 
 from __future__ import annotations

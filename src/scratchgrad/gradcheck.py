@@ -1,18 +1,11 @@
 """Gradient checking: compare backpropagation with central differences.
 
-A derivative is a slope, and a slope can be measured without any calculus by
-nudging the input both ways and watching the output:
-
-    f'(x) ≈ (f(x + h) − f(x − h)) / 2h
-
-This *central* difference is exact up to a term in h² (the f'' terms of the
-two nudges cancel), so with h = 1e-6 it agrees with a correct gradient to
-many digits. It is far too slow to train with — two forward passes per input
-— but it is the independent witness every backward rule is tested against.
-
-The functions here take `f`, a function of Values that returns one Value, and
-`inputs`, one entry per argument of `f`: a number (f receives a `Value`) or a
-list of numbers (f receives a list of Values).
+A slope can be measured without calculus by nudging the input both ways and watching the output,
+f'(x) ≈ (f(x + h) − f(x − h)) / 2h, exact up to a term in h² (the f'' terms of the two nudges
+cancel), so with h = 1e-6 it agrees with a correct gradient to many digits: far too slow to train
+with, but the independent witness every backward rule is tested against. The functions take `f`,
+a function of Values returning one Value, and `inputs`, one entry per argument of `f`: a number
+(f receives a `Value`) or a list of numbers (f receives a list of Values).
 
 Example:
     >>> report = check_gradients(lambda a, b: a * b + b.exp(), [2.0, 0.5])

@@ -1,27 +1,11 @@
 """Drawing a computation graph: DOT text, a Graphviz picture, or a text tree.
 
-A graph drawn the micrograd way has two kinds of boxes:
-
-* a **record** for every `Value`, with its label, ``data`` and ``grad``;
-* a small **op node** for every Value made by an operation, sitting between
-  the Values it was made from and the result, so an arrow reads "goes into".
-
-Plain numbers in an expression (the ``2`` in ``a * 2``) are not Values, so
-they get no box of their own: the engine writes them into the operation's
-name instead, and the drawing shows that name as it is: ``a * 2`` has one
-child and an op node reading ``* 2``; ``a - 1`` reads ``+ -1``; ``a ** 2``
-reads ``**2``. A Value used twice (``a + a``) gets two arrows.
-
-Any Value of the story can be drawn: the package's `Value`, the earlier
-engines of `scratchgrad.stages` (which keep their children in a set ``_prev``,
-and at first have no ``grad``), or a Value class a reader wrote. `is_value`
-says what counts: an object with ``data`` and its children in ``_children``,
-``_prev`` or ``children``; ``grad``, ``label`` and ``_op`` (or ``op``) are
-shown when it has them.
-
-`to_dot` needs nothing but Python, so it also works in the browser (Pyodide);
-`draw_dot` hands the same nodes and edges to the `graphviz` package, which
-renders them with Graphviz's ``dot`` program.
+As micrograd draws it: a record for every Value (label, ``data``, ``grad``) and a small op node
+between the Values an operation read and its result, so an arrow reads "goes into"; a plain
+number in an expression gets no box but is written into the op's name (``a * 2`` reads ``* 2``,
+``a - 1`` reads ``+ -1``), and a Value used twice gets two arrows. Any Value of the story can be
+drawn, the package's, a stage's or a reader's own (`is_value` says what counts). `to_dot` needs
+only Python, so it runs in the browser too; `draw_dot` hands the same nodes to Graphviz.
 """
 
 from __future__ import annotations

@@ -1,16 +1,11 @@
 """Copying and pickling a graph of Values, at any depth.
 
-`Value.__reduce_ex__` calls `reduce_value` (used by `pickle`, every protocol, and by
-`copy.deepcopy`) and `Value.__copy__` is `shallow_copy`. They live here so that
-`scratchgrad.engine` holds the mathematics only; this module imports nothing of it back:
-what it needs of a Value's class it reads from the Value (`type(value)`), and the order of
-the graph below it is handed in.
-
-By default `pickle` would store each Value inside the record of the Value made from it:
-one nested call per level of the graph, a `RecursionError` a few hundred levels down.
-So the first Value met lists every Value below it, inputs first, ahead of its own
-record; each of those is stored when its children already are, and the nesting stays
-one level deep at any depth.
+By default `pickle` stores each Value inside the record of the Value made from it, one nested
+call per level: a `RecursionError` a few hundred levels down. So `reduce_value` (behind
+`Value.__reduce_ex__`, used by `pickle` and `copy.deepcopy`) lists every Value below the first one
+met, inputs first, ahead of its own record, and the nesting stays one level deep; `shallow_copy`
+is `Value.__copy__`. The module imports nothing of `scratchgrad.engine` back: it reads the class
+from the Value and is handed the graph's order.
 
 Example:
     >>> import pickle

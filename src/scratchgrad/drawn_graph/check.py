@@ -1,20 +1,13 @@
 """Which node has the wrong gradient: every node of a graph checked against central differences.
 
-`scratchgrad.gradcheck` checks a function's inputs; this module checks a graph already built, node
-by node, so a reader whose ``tanh`` backward is off sees *which* node is off. For every node it
-nudges the node's ``data`` both ways, recomputes the nodes above it up to the output, and measures
-the slope (the central difference ``(out(x + h) − out(x − h)) / 2h``): that is the gradient
-``backward()`` should have given the node. The gradients it did give come from a recording of the
-graph's own ``backward()`` (`scratchgrad.drawn_graph.record`).
-
-Recomputing needs each node's forward rule, read from its op's name: ``+``, ``*``, ``+ 3``,
-``* -1``, ``**2``, ``2**``, ``exp``, ``log``, ``tanh``, ``sigmoid``, ``relu``, and a reader's ``-``
-and ``/``. A rule is trusted only if it gives back the node's own ``data``; a node above an op the
-check cannot recompute is reported ``"unchecked"``, never guessed.
-
-A wrong node is often wrong only because a node above it passed a wrong gradient down. The check
-names the op where it first went wrong (`GraphCheck.culprits`): a visit that gave a child a share
-different from ``local derivative × upstream gradient``.
+For every node it nudges the node's ``data`` both ways, recomputes the nodes above it up to the
+output with each op's forward rule, read from the op's name (``+``, ``*``, ``+ 3``, ``**2``,
+``exp``, ``tanh``, a reader's ``-`` and ``/``, …; a rule is trusted only if it gives back the
+node's own ``data``, else the node is reported ``"unchecked"``, never guessed), and measures the
+slope ``(out(x + h) − out(x − h)) / 2h``, the gradient ``backward()`` should have given; the
+gradients it did give come from `scratchgrad.drawn_graph.record`. A node is often wrong only
+because one above it passed a wrong gradient down, so `GraphCheck.culprits` names the op where it
+first went wrong: a visit that gave a child a share other than ``local derivative × upstream``.
 """
 
 from __future__ import annotations

@@ -1,28 +1,14 @@
 """What a runnable block of the tutorial is: one definition for the site's build and the browser.
 
-A chapter's ```` ```python run ```` blocks run twice: once when the site is built (CPython, the
-MkDocs hook ``hooks/runnable.py``), and again whenever a reader presses Run (Pyodide, in the
-worker ``web/worker/python-worker.js``). Both import this module, so a block means the same in
-both places:
-
-* **the page namespace**: the blocks of one page share a fresh ``{"__name__": "__main__"}``
-  namespace, made by `new_namespace`, which seeds the global `random` with `PAGE_SEED`;
-* **the file name** of a block in tracebacks, `block_filename` (``"<chain-rule block 4>"``);
-* **the outcome** of a run, `Outcome`: the printed text (stdout and stderr in one stream), the
-  exception raised, if any, with the names of its class and of every base class (its MRO), and the
-  traceback from the reader's own code down; plus the drawings the block asked for;
-* **the verdict**: `Outcome.as_expected` — a block without an ``expect`` option must not raise;
-  a block with ``expect="ArithmeticError"`` must raise that exception or a subclass of it;
-* **drawings**: a ``graph="L"`` option, or ``show_graph(L)`` in the block, asks for the graph of a
-  Value as DOT text (`DOT_MIME_TYPE`), drawn below the block by Graphviz, followed by its study
-  (`STUDY_MIME_TYPE`, `scratchgrad.drawn_graph.study`): backward step by step, and every node checked;
-  a ``curve="history"`` option asks for a training run's loss (and accuracy) per step
-  (`CURVE_MIME_TYPE`), drawn below the block as a chart.
-
-The browser's worker calls `run_for_page` with the block's page, index and ``expect`` and hands the
-page its outcome and verdict as JSON, so the page never judges a run itself; the build writes each
-block's file name into its markup (hooks/runnable.py) and the drawings' kinds (`DOT_MIME_TYPE`,
-`STUDY_MIME_TYPE`, `CURVE_MIME_TYPE`) into the bundle (hooks/pyodide_runtime.py).
+A chapter's ```` ```python run ```` blocks run when the site is built (CPython, ``hooks/runnable.py``)
+and again whenever a reader presses Run (Pyodide, ``web/worker/python-worker.js``); both import
+this module, so a block means the same in both places: the blocks of a page share a fresh
+namespace seeded with `PAGE_SEED` (`new_namespace`), a block has one file name in tracebacks
+(`block_filename`), a run has one `Outcome` (printed text, the exception and its classes, the
+traceback from the reader's code down, the drawings asked for with ``graph=``, ``show_graph`` or
+``curve=``) and one verdict (`Outcome.as_expected`: raise nothing, or what ``expect=`` names). The
+worker calls `run_for_page` and hands the page the outcome and verdict as JSON, so the page never
+judges a run itself.
 """
 
 from __future__ import annotations

@@ -1,25 +1,12 @@
-"""Break-it switches: the bugs the story teaches, switched into the package for one run.
+"""Break-it switches: the bugs the story teaches, switched into the engine for one run of a block.
 
-A chapter that teaches a bug lets the reader rerun a block with that bug turned on and see the
-wrong numbers beside the right ones (a runnable block's ``break=`` option; the page's switch).
-`switched_on` swaps methods for their buggy twins while the block runs, and puts the real ones
-back afterwards, whatever happens. A switch changes the Value the chapter's block uses: the
-package's `scratchgrad.engine.Value`, and for the bugs the story's closure stage can have, its
-`scratchgrad.stages.closures.Value` too:
-
-* ``overwrite``: ``Value.backward`` assigns each share (``=``) where it must add (``+=``); in the
-  closure stage, whose shares are added inside each op's closure, its ``Value`` becomes the stage
-  the story gives that bug, `scratchgrad.stages.overwrite_bug`; in a reader's own engine
-  (`scratchgrad.page.reader_engine`), every ``.grad +=`` of their code becomes ``.grad =``;
-* ``no-zero-grad``: ``zero_grad()`` of models and optimizers does nothing, so gradients pile up;
-* ``recursive``: ``Value.backward`` sorts the graph recursively, one Python call per level
-  (the closure stage's ``backward`` already does: it is the recursive walk the story replaces);
-* ``wrong-order``: ``backward`` visits each node as soon as a depth-first walk from the output
-  reaches it, before every node that uses it has sent its share. On "Why the order matters",
-  ``L = d·e`` with ``d = e + c`` and ``e = a·b``, the walk visits ``L``, then ``e`` (with
-  ``L``'s share alone), then ``d``: ``a`` and ``b`` get ``−12`` and ``8``, not ``6`` and ``−4``.
-  A reader's own Value gets the same walk in place of their ``backward``: it calls their rules
-  (each node's ``_backward``) in that order.
+A chapter that teaches a bug lets the reader rerun a block with it turned on (a block's
+``break=`` option) and see the wrong numbers beside the right ones. `switched_on` puts each `Bug`
+in for the run and the real code back afterwards, whatever happens: on the package's `Value`
+through the engine's one hook (`scratchgrad.engine.backward_stood_in_for`), on the story's
+closure stage by swapping in its buggy twin (`scratchgrad.stages.overwrite_bug`), and on a
+reader's own engine by writing the bug into their code or standing in for their ``backward``
+(`switched_on_yours`). `BUGS` lists them, each with what it does in the reader's terms.
 """
 
 from __future__ import annotations
@@ -137,12 +124,15 @@ class Bug:
 
 
 BUGS = {
+    # Each share assigned (=) where it must be added (+=). The closure stage adds inside each op's
+    # closure, so its Value becomes the stage the story gives that bug; a reader's code is rewritten.
     "overwrite": Bug(
         "Use = instead of += in backward()",
         ((closures, "Value", overwrite_bug.Value),),
         backward=_backward_with_overwrite,
         rewrites=((r"\.grad\s*\+=", ".grad ="),),
     ),
+    # zero_grad() of models and optimizers does nothing, so gradients pile up from step to step.
     "no-zero-grad": Bug(
         "Forget zero_grad() between training steps",
         (
@@ -150,7 +140,12 @@ BUGS = {
             (optim.Optimizer, "zero_grad", _zero_grad_forgotten),
         ),
     ),
+    # The sort recurses, one Python call per level (the closure stage's backward already does).
     "recursive": Bug("Sort the graph recursively in backward()", backward=_backward_recursive),
+    # Each node visited as soon as a depth-first walk from the output reaches it, before every node
+    # that uses it has sent its share: on "Why the order matters" (L = d·e, d = e + c, e = a·b) the
+    # walk visits L, then e with L's share alone, then d, so a and b get −12 and 8, not 6 and −4.
+    # A reader's Value gets the same walk, calling their rules (each node's _backward) in that order.
     "wrong-order": Bug(
         "Walk from the output, not in topological order",
         ((closures.Value, "backward", _closures_backward_in_wrong_order),),
