@@ -137,3 +137,46 @@ def test_bad_arguments_raise_errors_naming_the_problem(call, error, words):
 
 def test_docstring_examples_hold():
     assert doctest.testmod(datasets).failed == 0
+
+
+# --- split: held-out examples ---
+
+
+@pytest.mark.parametrize(("n", "fraction", "held"), [(10, 0.3, 3), (100, 0.3, 30), (4, 0.1, 1), (4, 0.9, 3)])
+def test_split_holds_out_the_fraction_asked_keeping_one_example_on_each_side(n, fraction, held):
+    xs, ys = moons(n=n, seed=2)
+    (train_xs, train_ys), (test_xs, test_ys) = datasets.split(xs, ys, fraction, seed=5)
+    assert (len(test_xs), len(train_xs)) == (held, n - held)
+    assert len(train_ys) == len(train_xs)
+    assert len(test_ys) == len(test_xs)
+    pairs = sorted(zip(map(tuple, xs), ys, strict=False))
+    assert sorted(zip(map(tuple, train_xs + test_xs), train_ys + test_ys, strict=False)) == pairs
+
+
+def test_split_is_the_same_for_the_same_seed_and_differs_for_another():
+    xs, ys = moons(n=50, seed=0)
+    first = datasets.split(xs, ys, 0.3, seed=1)
+    assert datasets.split(xs, ys, 0.3, seed=1) == first
+    assert datasets.split(xs, ys, 0.3, seed=2) != first
+
+
+def test_split_keeps_the_examples_order_on_each_side():
+    xs, ys = [[float(i), 0.0] for i in range(20)], [1.0] * 20
+    (train_xs, _), (test_xs, _) = datasets.split(xs, ys, 0.25, seed=3)
+    assert train_xs == sorted(train_xs)
+    assert test_xs == sorted(test_xs)
+
+
+@pytest.mark.parametrize(
+    ("xs", "ys", "fraction", "message"),
+    [
+        ([[0.0, 0.0]] * 3, [1.0] * 2, 0.3, "one target per point, got 3 points and 2 targets"),
+        ([[0.0, 0.0]], [1.0], 0.3, "at least 2 examples"),
+        ([[0.0, 0.0]] * 4, [1.0] * 4, 0.0, "0 < test_fraction < 1, got test_fraction=0.0"),
+        ([[0.0, 0.0]] * 4, [1.0] * 4, 1.0, "0 < test_fraction < 1, got test_fraction=1.0"),
+        ([[0.0, 0.0]] * 4, [1.0] * 4, "0.3", "0 < test_fraction < 1, got test_fraction='0.3'"),
+    ],
+)
+def test_split_refuses_what_it_cannot_split_and_says_why(xs, ys, fraction, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        datasets.split(xs, ys, fraction)

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
-from scratchgrad._checks import generator, non_negative, whole_number
+from scratchgrad._checks import generator, is_number, non_negative, whole_number
 
-__all__ = ["circles", "four_points", "moons", "spiral", "xor"]
+__all__ = ["circles", "four_points", "moons", "spiral", "split", "xor"]
 
 Points = list[list[float]]
 
@@ -104,6 +105,34 @@ def spiral(
             examples.append(([r * math.sin(angle), r * math.cos(angle)], label))
     rng.shuffle(examples)
     return [x for x, _ in examples], [y for _, y in examples]
+
+
+def split(
+    xs: Points, ys: list[Any], test_fraction: float, seed: int = 0
+) -> tuple[tuple[Points, list[Any]], tuple[Points, list[Any]]]:
+    """``(train_xs, train_ys), (test_xs, test_ys)``: `test_fraction` of the examples held out to test.
+
+    A model is judged on points it never trained on: its loss there shows whether it learned the
+    pattern or only the training points. The held-out examples are drawn with
+    ``random.Random(seed)`` (the same seed, the same split), ``round(test_fraction · N)`` of the
+    N examples, keeping at least one on each side; each side keeps the examples' order.
+
+    Example:
+        >>> (train_xs, train_ys), (test_xs, test_ys) = split(*moons(n=10, seed=1), test_fraction=0.3)
+        >>> len(train_xs), len(test_xs)
+        (7, 3)
+    """
+    if len(xs) != len(ys):
+        raise ValueError(f"split needs one target per point, got {len(xs)} points and {len(ys)} targets")
+    if len(xs) < 2:
+        raise ValueError(f"split needs at least 2 examples (one to train, one to test), got {len(xs)}")
+    if not (is_number(test_fraction) and 0 < test_fraction < 1):
+        raise ValueError(f"split needs 0 < test_fraction < 1, got test_fraction={test_fraction!r}")
+    count = min(max(round(test_fraction * len(xs)), 1), len(xs) - 1)
+    held_out = set(random.Random(seed).sample(range(len(xs)), count))
+    train = [i for i in range(len(xs)) if i not in held_out]
+    test = sorted(held_out)
+    return ([xs[i] for i in train], [ys[i] for i in train]), ([xs[i] for i in test], [ys[i] for i in test])
 
 
 def _evenly_spaced(start: float, stop: float, count: int, include_stop: bool = True) -> list[float]:
