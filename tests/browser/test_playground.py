@@ -33,6 +33,7 @@ from pages import (
 )
 from test_responsiveness import TRACE_CATEGORIES, main_thread_cpu_ms
 
+from scratchgrad.features import featured
 from scratchgrad.losses import predicted_class
 from scratchgrad.nn import MLP
 from scratchgrad.playground import (
@@ -574,3 +575,50 @@ def test_the_capstone_names_the_pieces_still_missing_instead_of_training(context
     message = page.locator(".sg-pg-field[data-field=engine] .sg-pg-message").text_content()
     assert "“Neuron, Layer, MLP” (chapter neurons-layers-mlp)" in message
     assert page.is_disabled(".sg-pg-play")
+
+
+def test_features_and_held_out_points_train_and_draw_as_cpython(context, site_url):
+    """Squared features let a network with no hidden layer draw the circles' boundary; the panel's
+    held-out loss is CPython's, and every cell of the picture is classified from its features."""
+    settings = Settings(
+        dataset="circles", points=200, noise=0.05, hidden=(), lr=0.1, features=("x1_sq", "x2_sq")
+    )
+    page = open_playground(context, site_url, query_of(settings))
+    ticked = page.eval_on_selector_all(
+        ".sg-pg-field[data-field='features'] input:checked", "boxes => boxes.map(box => box.value)"
+    )
+    assert ticked == ["x1_sq", "x2_sq"]
+    play_until(page, 60)
+    pause(page)
+    shown = panel_state(page)
+    assert_as_cpython(shown, settings)
+    stepper = Stepper(settings)
+    stepper.advance(shown["steps"])
+    test_loss, test_accuracy = json.loads(page.eval_on_selector(PANEL, "e => e.dataset.sgTest"))
+    assert test_loss == pytest.approx(stepper.test()[0], rel=SAME_DIGITS)
+    assert test_accuracy == stepper.test()[1] >= 0.95
+    assert "test: loss" in page.text_content(".sg-pg-stat--test")
+
+    drawn = page.eval_on_selector(
+        PANEL,
+        """e => { const p = e.sgPlayground;
+                  return {layers: p.frame.layers, plane: p.view.plane, resolution: p.grid.resolution,
+                          classes: Array.from(p.grid.classes), held: p.view.test_points.length}; }""",
+    )
+    assert drawn["held"] == 60
+    model = model_with(drawn["layers"])
+    x_min, x_max, y_min, y_max = drawn["plane"]
+    n = drawn["resolution"]
+    for row in range(0, n, 5):
+        for column in range(0, n, 5):
+            point = [x_min + (column + 0.5) * (x_max - x_min) / n, y_max - (row + 0.5) * (y_max - y_min) / n]
+            assert (
+                drawn["classes"][row * n + column]
+                == classify(predict(model, featured([point], ticked)[0]))[0]
+            )
+
+    page.click(".sg-pg-field[data-field='features'] label[for$='-x1_x2']")
+    page.wait_for_function(
+        f"document.querySelector('{PANEL}').dataset.sgSettings.includes('x1_sq,x2_sq,x1_x2')"
+    )
+    assert "features=x1_sq,x2_sq,x1_x2" in page.url

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from missing_tools import missing
+from scratchgrad.features import FEATURES, featured
 from scratchgrad.nn import MLP
 from scratchgrad.playground.stepper import class_index, predict_all
 
@@ -96,3 +97,27 @@ def test_the_boundary_forward_pass_is_predict_all_number_for_number(activation, 
 def test_class_index_is_predicted_class_as_an_index():
     assert [class_index(score) for score in (-0.3, 0.0, 2.0)] == [0, 0, 1]
     assert class_index([0.1, 0.7, 0.7]) == 1
+
+
+def test_the_boundary_features_are_scratchgrads_formula_for_formula():
+    """A cell of the plane reaches the network as `featured` describes a point: same names, same
+    numbers (sin to within two units in the last place), in the order asked."""
+    points = [[0.5, -1.0], [0.0, -0.0], [3.0, 1e-300], [-2.5, 7.25]]
+    names = list(FEATURES)
+    script = f"""
+import {{ FEATURES, featured }} from {json.dumps((ROOT / "web/worker/boundary.js").as_uri())};
+const names = {json.dumps(names)};
+console.log(JSON.stringify({{
+  names: Object.keys(FEATURES),
+  rows: {json.dumps(points)}.map((point) => featured(names, point).map(String)),
+}}));
+"""
+    if shutil.which("node") is None:
+        missing("node (Node.js 20) is needed to run the page's JavaScript")
+    result = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
+    javascript = json.loads(result.stdout)
+    assert javascript["names"] == names
+    for point, js_row, py_row in zip(points, javascript["rows"], featured(points, names), strict=True):
+        assert all(agree(j, p) for j, p in zip(js_row, py_row, strict=True)), (point, js_row, py_row)

@@ -44,12 +44,15 @@ def test_a_session_steps_plays_and_resets_to_the_initial_loss():
     answer = strict_json(session.configure("hidden=4", preset_name="xor"))
     assert answer["problems"] == {}
     assert answer["query"] == to_query(dataclasses.replace(PRESETS["xor"], hidden=(4,)))
-    assert answer["unused"] == ["noise", "points", "schedule"]
+    assert answer["unused"] == ["noise", "points", "test_fraction", "schedule"]
     assert answer["view"] == {
         "inputs": 2,
         "classes": 2,
         "points": [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]],
         "labels": [0, 1, 1, 0],
+        "features": ["x1", "x2"],
+        "test_points": [],
+        "test_labels": [],
         "plane": list(session.stepper.plane()),
     }
     initial = answer["frame"]

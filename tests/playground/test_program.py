@@ -24,13 +24,23 @@ def run_program(code: str) -> str:
     return printed.getvalue()
 
 
-def parse_last_line(printed: str) -> tuple[int, float, float]:
+def parse_step_line(printed: str) -> tuple[int, float, float]:
     """(steps, loss, accuracy) from the program's line ``step N: loss L, accuracy A``."""
-    words = printed.strip().splitlines()[-1].replace(",", "").replace(":", "").split()
-    assert words[0] == "step", printed
+    words = next(line for line in printed.splitlines() if line.startswith("step "))
+    words = words.replace(",", "").replace(":", "").split()
     assert words[2] == "loss", printed
     assert words[4] == "accuracy", printed
     return int(words[1]), float(words[3]), float(words[5])
+
+
+def parse_test_line(printed: str) -> tuple[float, float] | None:
+    """(loss, accuracy) from the program's line ``test: loss L, accuracy A``, if it printed one."""
+    lines = [line for line in printed.splitlines() if line.startswith("test: ")]
+    if not lines:
+        return None
+    words = lines[0].replace(",", "").split()
+    assert (words[1], words[3]) == ("loss", "accuracy"), printed
+    return float(words[2]), float(words[4])
 
 
 # --- The generated program ---
@@ -57,7 +67,9 @@ def test_the_generated_program_prints_what_the_stepper_reaches(settings):
     printed = run_program(generate_code(settings, steps=steps))
     stepper = Stepper(settings)
     stepper.advance(steps)
-    assert parse_last_line(printed) == (steps, stepper.loss, stepper.accuracy)
+    assert parse_step_line(printed) == (steps, stepper.loss, stepper.accuracy)
+    assert parse_test_line(printed) == stepper.test()
+    assert (stepper.test() is None) == (not settings.held_out)
 
 
 def test_the_generated_program_runs_unchanged_in_a_fresh_cpython():

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+from scratchgrad.features import FEATURES
 from scratchgrad.playground import (
     FIELDS,
     PRESETS,
@@ -109,7 +110,8 @@ def test_every_bad_field_gets_its_own_message():
             "Loss: the spiral has 3 classes: use cross_entropy",
         ),
         ({"optimizer": "adam", "decay": 0.01}, "decay", "Decay: Adam sizes its own steps"),
-        ({"points": 50, "batch_size": 60}, "batch_size", "Batch size: 60 is more than the 50 points"),
+        ({"points": 50, "batch_size": 60, "test_fraction": 0}, "batch_size", "Batch size: 60 is more"),
+        ({"points": 50, "batch_size": 40}, "batch_size", "Batch size: 40 is more than the 35 points of this"),
         ({"dataset": "xor", "batch_size": 5}, "batch_size", "Batch size: 5 is more than the 4 points"),
     ],
 )
@@ -130,7 +132,13 @@ def test_the_spiral_draws_exactly_the_points_asked_for_or_says_why_it_cannot():
 
 def test_fields_that_change_nothing_are_named():
     assert Settings(dataset="moons", hidden=(4,), decay=0.1).unused() == ()
-    assert Settings(dataset="four_points", hidden=(4,), decay=0.1).unused() == ("noise", "points")
+    assert Settings(dataset="four_points", hidden=(4,), decay=0.1).unused() == (
+        "noise",
+        "points",
+        "test_fraction",
+        "features",
+    )
+    assert Settings(dataset="xor", hidden=(4,), decay=0.1).unused() == ("noise", "points", "test_fraction")
     assert Settings(dataset="spiral", hidden=(), decay=0.1).unused() == ("activation",)
     assert Settings(dataset="moons", hidden=(4,), decay=0.0).unused() == ("schedule",)
 
@@ -205,7 +213,9 @@ valid_settings = st.builds(
     Settings,
     dataset=st.sampled_from(["xor", "moons", "circles", "four_points"]),
     noise=st.floats(0.0, 1.0),
-    points=st.integers(4, MAX_POINTS),
+    points=st.integers(8, MAX_POINTS),  # with a third held out, still 4 or more to train on
+    test_fraction=st.sampled_from([0.0, 0.1, 0.3]),
+    features=st.lists(st.sampled_from(list(FEATURES)), min_size=1, max_size=7, unique=True).map(tuple),
     hidden=st.lists(st.integers(1, MAX_NEURONS), max_size=MAX_LAYERS).map(tuple),
     activation=st.sampled_from(["tanh", "relu", "sigmoid", "linear"]),
     loss=st.sampled_from(LOSSES),
@@ -229,7 +239,8 @@ def test_settings_survive_a_trip_through_the_url(settings):
 def test_the_url_lists_every_setting_readably():
     query = to_query(PRESETS["micrograd_demo"])
     assert query == (
-        "dataset=moons&noise=0.1&points=100&hidden=16,16&activation=relu&loss=hinge&optimizer=sgd"
+        "dataset=moons&noise=0.1&points=100&test_fraction=0.0&features=x1,x2&hidden=16,16&activation=relu"
+        "&loss=hinge&optimizer=sgd"
         "&lr=1.0&schedule=linear&decay=0.009&l2=0.0001&batch_size=all&seed=0&engine=scratchgrad"
     )
 

@@ -168,3 +168,38 @@ def test_layers_hand_over_every_parameter_in_order():
 def test_the_docstring_examples_hold():
     results = doctest.testmod(stepper_module)
     assert (results.failed, results.attempted > 0) == (0, True)
+
+
+# --- held-out points and features ---
+
+
+def test_squared_features_make_the_circles_learnable_without_a_hidden_layer():
+    """A linear model on x₁, x₂ draws one line; on x₁², x₂² a circle: the circles' own boundary."""
+    common = dict(dataset="circles", points=200, noise=0.05, hidden=(), lr=0.1, optimizer="adam")
+    squared = Stepper(Settings(**common, features=("x1_sq", "x2_sq")))
+    plain = Stepper(Settings(**common))
+    squared.advance(300)
+    plain.advance(300)
+    assert squared.test()[1] >= 0.95
+    assert squared.accuracy >= 0.95
+    assert plain.test()[1] < 0.8
+
+
+def test_each_step_records_the_held_out_loss_of_the_weights_it_started_from():
+    stepper = Stepper(Settings(points=40, test_fraction=0.25, hidden=(4,)))
+    before = stepper.test()
+    stepper.advance(2)
+    assert stepper.tested[0] == before
+    assert stepper.tested[1] != before
+    assert len(stepper.test_xs) == 10
+    assert len(stepper.xs) == 30
+    assert Stepper(Settings(points=40, test_fraction=0.0)).test() is None
+
+
+def test_the_overfitting_preset_overfits_the_held_out_loss_climbs_as_training_loss_falls():
+    stepper = Stepper(PRESETS["overfitting"])
+    stepper.advance(400)
+    held_out = [loss for loss, _ in stepper.tested]
+    best = min(range(len(held_out)), key=held_out.__getitem__)
+    assert stepper.loss < stepper.trainer.history.loss[best] / 10
+    assert held_out[-1] > 3 * held_out[best]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import io
 import json
 import math
 import os
@@ -33,7 +35,7 @@ from scratchgrad.train import Batches, Trainer
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 XOR = "dataset=xor&hidden=4&lr=0.3&engine=yours"
-MOONS_IN_BATCHES = "dataset=moons&points=30&hidden=4&lr=0.3&batch_size=7&seed=3&engine=yours"
+MOONS_IN_BATCHES = "dataset=moons&points=30&test_fraction=0&hidden=4&lr=0.3&batch_size=7&seed=3&engine=yours"
 
 
 def passing_work() -> dict[str, str]:
@@ -267,3 +269,22 @@ def test_the_book_engines_panel_has_no_pace_line():
     session = PanelSession()
     session.configure("dataset=xor&hidden=4", "", "{}")
     assert json.loads(session.step(1))["pace"] is None
+
+
+def test_the_held_out_loss_of_your_engine_is_the_one_its_program_prints():
+    query = "dataset=moons&points=30&test_fraction=0.3&hidden=4&lr=0.3&seed=2&engine=yours"
+    session = PanelSession()
+    configure(session, query, passing_work())
+    frame = json.loads(session.step(5))
+    engine = load_your_engine(passing_work())
+    with your_engine_installed(engine):
+        namespace: dict = {}
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(generate_code(from_query(query), 5), namespace)
+    words = printed.getvalue().splitlines()[-1].replace(",", "").split()
+    assert words[0] == "test:"
+    # Equal but for the last bits: the panel reads your network with plain floats (predict_all),
+    # summing each neuron in the book's order; the program runs your Values.
+    assert [float(words[2]), float(words[4])] == pytest.approx(frame["test"], rel=1e-12)
+    assert len(frame["records"][0]) == 4

@@ -16,7 +16,8 @@ export class BoundaryView {
     this.#canvas = canvas;
   }
 
-  /** The data to draw from now on: {inputs, classes, points, labels, plane} (PanelSession.configure). */
+  /** The data to draw from now on: {inputs, features, classes, points, labels, test_points,
+   * test_labels, plane} (PanelSession.configure). */
   setData(view) {
     this.#view = view;
   }
@@ -56,16 +57,27 @@ export class BoundaryView {
     context.drawImage(this.#image, 0, 0, width, height);
   }
 
+  /** The training points filled, the held-out points hollow: a ring of their class's colour. */
   #drawPoints(context, colors, width, height) {
     const [xMin, xMax, yMin, yMax] = this.#view.plane;
     const radius = Math.min(6, Math.max(3.5, width / 80));
+    const at = ([x, y]) => [((x - xMin) / (xMax - xMin)) * width, ((yMax - y) / (yMax - yMin)) * height];
     context.lineWidth = 1.5;
     context.strokeStyle = colors.background;
-    this.#view.points.forEach(([x, y], i) => {
+    this.#view.points.forEach((point, i) => {
       context.beginPath();
-      context.arc(((x - xMin) / (xMax - xMin)) * width, ((yMax - y) / (yMax - yMin)) * height, radius, 0, 2 * Math.PI);
+      context.arc(...at(point), radius, 0, 2 * Math.PI);
       context.fillStyle = colors.classes[this.#view.labels[i]];
       context.fill();
+      context.stroke();
+    });
+    this.#view.test_points.forEach((point, i) => {
+      context.beginPath();
+      context.arc(...at(point), radius - 1, 0, 2 * Math.PI);
+      context.fillStyle = colors.background;
+      context.fill();
+      context.lineWidth = 2.5;
+      context.strokeStyle = colors.classes[this.#view.test_labels[i]];
       context.stroke();
     });
   }

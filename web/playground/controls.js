@@ -1,7 +1,8 @@
 // The settings form: one control per field Python describes (scratchgrad.playground.FIELDS).
 //
 // The controls hold text exactly as a URL would; Python reads and checks it (one message per bad
-// field), so the rules live in one place. A message appears next to its control, which is then
+// field), so the rules live in one place. A field of several choices (the features) is a group of
+// checkboxes whose value is that text too: the ticked names, comma-separated. A message appears next to its control, which is then
 // marked invalid for assistive technology too.
 
 let nextFormId = 1;
@@ -27,11 +28,18 @@ export class SettingsForm {
       const row = document.createElement("div");
       row.className = "sg-pg-field";
       row.dataset.field = field.name;
-      const label = document.createElement("label");
-      label.htmlFor = id;
+      const label = document.createElement(field.kind === "features" ? "span" : "label");
+      if (field.kind === "features") label.id = `${id}-label`;
+      else label.htmlFor = id;
+      label.className = "sg-pg-label";
       label.textContent = field.label;
       label.title = field.help ?? "";
-      const input = field.kind === "choice" ? select(field.choices) : textInput(field.kind);
+      const input =
+        field.kind === "choice"
+          ? select(field.choices)
+          : field.kind === "features"
+            ? checkboxes(field, id)
+            : textInput(field.kind);
       input.id = id;
       input.name = field.name;
       input.title = field.help ?? "";
@@ -101,6 +109,47 @@ function select(choices) {
   const element = document.createElement("select");
   for (const choice of choices) element.add(new Option(choice, choice));
   return element;
+}
+
+/**
+ * A group of checkboxes, one per choice (labelled as `field.written` writes it), that behaves as a
+ * text control: its `value` is the ticked names in the choices' order, comma-separated, and setting
+ * it ticks those. A change of any box is a change of the group (the event bubbles up to it).
+ */
+function checkboxes(field, id) {
+  const group = document.createElement("fieldset");
+  group.className = "sg-pg-choices";
+  group.setAttribute("aria-labelledby", `${id}-label`);
+  const boxes = field.choices.map((choice, index) => {
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.value = choice;
+    box.id = `${id}-${choice}`;
+    const label = document.createElement("label");
+    label.htmlFor = box.id;
+    label.textContent = field.written?.[index] ?? choice;
+    const item = document.createElement("span");
+    item.className = "sg-pg-choice";
+    item.append(box, label);
+    group.append(item);
+    return box;
+  });
+  Object.defineProperty(group, "value", {
+    get: () =>
+      boxes
+        .filter((box) => box.checked)
+        .map((box) => box.value)
+        .join(","),
+    set: (text) => {
+      const ticked = new Set(
+        String(text)
+          .split(",")
+          .map((name) => name.trim()),
+      );
+      for (const box of boxes) box.checked = ticked.has(box.value);
+    },
+  });
+  return group;
 }
 
 function textInput(kind) {

@@ -8,7 +8,7 @@
  * @param {HTMLElement} element the div.sg-playground
  * @param {{full: boolean, onPlay: () => void, onStep: () => void, onReset: () => void}} options
  *   onPlay is the Play / Pause button's action
- * @returns {{buttons: {play, step, reset}, stats: {steps, loss, accuracy, rate}, status: HTMLElement,
+ * @returns {{buttons: {play, step, reset}, stats: {steps, loss, accuracy, test, rate}, status: HTMLElement,
  *   pace: HTMLElement, body: HTMLElement, boundary: HTMLCanvasElement, boundaryCaption: HTMLElement,
  *   chart: HTMLCanvasElement, note: HTMLElement, link: HTMLAnchorElement | null}}
  */
@@ -24,7 +24,7 @@ export function buildPanelLayout(element, { full, onPlay, onStep, onReset }) {
   const statGroup = tag("div", "sg-pg-stats");
   statGroup.setAttribute("role", "group");
   statGroup.setAttribute("aria-label", "Training numbers");
-  for (const name of ["steps", "loss", "accuracy", "rate"]) {
+  for (const name of ["steps", "loss", "accuracy", "test", "rate"]) {
     stats[name] = tag("span", `sg-pg-stat sg-pg-stat--${name}`);
     statGroup.append(stats[name]);
   }
@@ -36,10 +36,16 @@ export function buildPanelLayout(element, { full, onPlay, onStep, onReset }) {
   pace.hidden = true;
 
   const boundary = canvas("sg-pg-boundary", "Decision boundary (loading)");
-  const chart = canvas("sg-pg-chart", "Loss (solid) and accuracy (dashed) at every step");
+  const chart = canvas(
+    "sg-pg-chart",
+    "Loss (solid) and accuracy (dashed) at every step; the held-out points' loss (dotted)",
+  );
   const boundaryFigure = figure(boundary, "");
   const views = tag("div", "sg-pg-views");
-  views.append(boundaryFigure, figure(chart, "Loss (solid) and accuracy (dashed, 0–100 %) per step"));
+  views.append(
+    boundaryFigure,
+    figure(chart, "Loss (solid), accuracy (dashed, 0–100 %) and held-out loss (dotted) per step"),
+  );
   const body = tag("div", "sg-pg-body");
   body.append(views);
   const note = tag("p", "sg-pg-note");

@@ -208,7 +208,9 @@ export class PlaygroundPanel {
     this.#form.markUnused(answer.unused);
     this.#view = answer.view;
     this.#parts.boundaryCaption.textContent = answer.view.plane
-      ? "The network's class over the plane (faded where unsure), the points on top"
+      ? `The network's class over the plane (faded where unsure), the points on top${
+          answer.view.test_points.length ? ": filled, trained on; hollow, held out" : ""
+        }`
       : "Each point's score (bar) and its target (dashed line): 3-D points, no plane to draw";
     this.#boundary.setData(answer.view);
     this.#chart.clear();
@@ -260,7 +262,8 @@ export class PlaygroundPanel {
     this.#chart.draw();
     const { stats } = this.#parts;
     stats.steps.textContent = "Not trained: fix the settings";
-    stats.loss.textContent = stats.accuracy.textContent = "";
+    stats.loss.textContent = stats.accuracy.textContent = stats.test.textContent = "";
+    delete this.element.dataset.sgTest;
     delete this.element.dataset.sgLoss;
     delete this.element.dataset.sgAccuracy;
   }
@@ -275,6 +278,10 @@ export class PlaygroundPanel {
     stats.steps.textContent = steps ? `Step ${steps}` : "Untrained";
     stats.loss.textContent = `loss ${loss === null ? "not a number" : formatLoss(loss)}`;
     stats.accuracy.textContent = `accuracy ${accuracy === null ? "?" : Math.round(100 * accuracy)}%`;
+    stats.test.textContent = frame.test ? `test: ${describeTest(frame.test)}` : "";
+    stats.test.title = "The network as it is now, on the points held out from training (hollow)";
+    if (frame.test) this.element.dataset.sgTest = JSON.stringify(frame.test);
+    else delete this.element.dataset.sgTest;
     stats.steps.title = steps
       ? "Loss and accuracy of the last step's batch, measured before its update"
       : "The untrained network, on all the points";
@@ -324,8 +331,14 @@ export class PlaygroundPanel {
   }
 }
 
+function describeTest([loss, accuracy]) {
+  const percent = accuracy === null ? "?" : Math.round(100 * accuracy);
+  return `loss ${loss === null ? "not a number" : formatLoss(loss)}, accuracy ${percent}%`;
+}
+
 function describeBoundary(view, frame) {
   const when = frame.steps ? `after ${frame.steps} steps` : "before training";
   if (!view?.plane) return `Scores of the four points ${when}`;
-  return `Decision boundary ${when}, ${view.points.length} points in ${view.classes} classes`;
+  const held = view.test_points.length ? ` and ${view.test_points.length} held out to test (hollow)` : "";
+  return `Decision boundary ${when}, ${view.points.length} training points${held} in ${view.classes} classes`;
 }

@@ -1,4 +1,6 @@
-// The loss chart: every step's loss (solid, left scale from 0) and accuracy (dashed, 0–100 %).
+// The loss chart: every step's loss (solid, left scale from 0) and accuracy (dashed, 0–100 %),
+// and, when points are held out, the loss on them (dotted, same scale): where it rises while the
+// training loss falls, the network is learning its training points rather than the pattern.
 //
 // It keeps all the steps; when there are more steps than pixel columns, each column draws the
 // lowest and highest loss of its steps, so a spike never disappears between two columns.
@@ -11,6 +13,7 @@ export class LossChart {
   #canvas;
   #losses = [];
   #accuracies = [];
+  #testLosses = [];
 
   constructor(canvas) {
     this.#canvas = canvas;
@@ -19,13 +22,15 @@ export class LossChart {
   clear() {
     this.#losses = [];
     this.#accuracies = [];
+    this.#testLosses = [];
   }
 
-  /** Add steps' records, [[loss, accuracy], …]; a diverged loss arrives as null. */
+  /** Add steps' records, [[loss, accuracy(, test loss, test accuracy)], …]; a diverged loss arrives as null. */
   append(records) {
-    for (const [loss, accuracy] of records) {
+    for (const [loss, accuracy, ...tested] of records) {
       this.#losses.push(loss ?? Number.NaN);
       this.#accuracies.push(accuracy ?? Number.NaN);
+      if (tested.length) this.#testLosses.push(tested[0] ?? Number.NaN);
     }
   }
 
@@ -34,7 +39,7 @@ export class LossChart {
     const colors = themeColors(this.#canvas);
     context.clearRect(0, 0, width, height);
     const plot = { x: PAD.left, y: PAD.top, w: width - PAD.left - PAD.right, h: height - PAD.top - PAD.bottom };
-    const finite = this.#losses.filter(Number.isFinite);
+    const finite = [...this.#losses, ...this.#testLosses].filter(Number.isFinite);
     const top = finite.length ? Math.max(...finite) * 1.05 || 1 : 1;
     const steps = Math.max(this.#losses.length, 10);
 
@@ -55,6 +60,7 @@ export class LossChart {
 
     this.#line(context, plot, this.#losses, steps, (v) => v / top, colors.loss, []);
     this.#line(context, plot, this.#accuracies, steps, (v) => v, colors.accuracy, [4, 3]);
+    this.#line(context, plot, this.#testLosses, steps, (v) => v / top, colors.loss, [1.5, 3]);
     this.#canvas.setAttribute("aria-label", this.description());
   }
 
@@ -65,9 +71,13 @@ export class LossChart {
     const loss = (i) => (Number.isFinite(this.#losses[i]) ? formatLoss(this.#losses[i]) : "not a number");
     const accuracy = this.#accuracies.at(-1);
     const percent = Number.isFinite(accuracy) ? `${Math.round(100 * accuracy)}%` : "unknown";
+    const test = this.#testLosses.at(-1);
+    const tested = this.#testLosses.length
+      ? `; on the held-out points, loss ${Number.isFinite(test) ? formatLoss(test) : "not a number"} at the last step`
+      : "";
     return (
       `Loss and accuracy over ${steps} step${steps === 1 ? "" : "s"}: loss ${loss(0)} at step 1, ` +
-      `${loss(steps - 1)} at step ${steps}; accuracy ${percent} at the last step`
+      `${loss(steps - 1)} at step ${steps}; accuracy ${percent} at the last step${tested}`
     );
   }
 

@@ -5,7 +5,8 @@
 // A 64×64 grid is 4,096 forward passes: about 3 ms here, about 300 ms in Python under Pyodide, and
 // the picture is redrawn ten times a second while training runs. The arithmetic and the class are
 // scratchgrad.playground.stepper's predict_all and class_index, number for number (NaN and ±∞
-// included): tests/playground/test_boundary_parity.py runs both on the same weights.
+// included), and a cell's inputs are scratchgrad.features.featured's: tests/playground/
+// test_boundary_parity.py runs both on the same weights and points.
 
 export const GRID_RESOLUTION = 64;
 
@@ -22,6 +23,26 @@ const ACTIVATIONS = {
   sigmoid,
   linear: (z) => z,
 };
+
+/** scratchgrad.features.FEATURES, formula for formula: what a network may be given of a point (x1, x2). */
+export const FEATURES = {
+  x1: (x1) => x1,
+  x2: (x1, x2) => x2,
+  x1_sq: (x1) => x1 * x1,
+  x2_sq: (x1, x2) => x2 * x2,
+  x1_x2: (x1, x2) => x1 * x2,
+  sin_x1: (x1) => Math.sin(x1),
+  sin_x2: (x1, x2) => Math.sin(x2),
+};
+
+/** The point (x1, x2) described by the features `names`, in order (scratchgrad.features.featured). */
+export function featured(names, [x1, x2]) {
+  return names.map((name) => {
+    const feature = FEATURES[name];
+    if (!feature) throw new Error(`the playground knows no feature ${JSON.stringify(name)}`);
+    return feature(x1, x2);
+  });
+}
 
 /** The network's outputs for one point `x`: an array with one number per output neuron. */
 export function forward(layers, x) {
@@ -70,14 +91,15 @@ export function cellCentre([xMin, xMax, yMin, yMax], resolution, row, column) {
  * The whole grid, row by row from the top: {resolution, classes: Uint8Array, strength: Float32Array}.
  * A cell whose output is not a number (a diverged network) gets class 255 and strength 0.
  */
-export function boundaryGrid(layers, plane, resolution = GRID_RESOLUTION) {
+export function boundaryGrid(layers, plane, features = ["x1", "x2"], resolution = GRID_RESOLUTION) {
   const cells = resolution * resolution;
   const classes = new Uint8Array(cells);
   const strength = new Float32Array(cells);
   for (let row = 0; row < resolution; row += 1) {
     for (let column = 0; column < resolution; column += 1) {
       const cell = row * resolution + column;
-      const [predicted, sure] = classify(forward(layers, cellCentre(plane, resolution, row, column)));
+      const inputs = featured(features, cellCentre(plane, resolution, row, column));
+      const [predicted, sure] = classify(forward(layers, inputs));
       const known = Number.isFinite(sure);
       classes[cell] = known ? predicted : 255;
       strength[cell] = known ? sure : 0;

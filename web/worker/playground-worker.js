@@ -56,7 +56,7 @@ function configured(id) {
 
 /** A frame as the page draws it: Python's numbers plus the boundary grid (when there is a plane). */
 function withGrid(panel, frame) {
-  return { frame, grid: panel.plane ? boundaryGrid(frame.layers, panel.plane) : null };
+  return { frame, grid: panel.plane ? boundaryGrid(frame.layers, panel.plane, panel.features) : null };
 }
 
 function configure({ panel: id, query, preset = "", yourWork = "{}" }) {
@@ -64,6 +64,7 @@ function configure({ panel: id, query, preset = "", yourWork = "{}" }) {
   panel.playing = false;
   const answer = JSON.parse(panel.session.configure(query, preset, yourWork));
   panel.plane = answer.view?.plane ?? null;
+  panel.features = answer.view?.features;
   return { answer, ...(answer.frame ? withGrid(panel, answer.frame) : {}) };
 }
 

@@ -8,7 +8,8 @@ here in CPython. Numbers that are not finite (a diverged run) travel as null.
 A configured session answers with a *frame* after every action::
 
     {"steps": 12, "loss": 0.41, "accuracy": 0.87,       # the last step (or the untrained net)
-     "records": [[loss, accuracy], …],                    # every step taken by this action
+     "test": null or [loss, accuracy],                    # the net as it is now, on the held-out points
+     "records": [[loss, accuracy(, test loss, test accuracy)], …],  # every step of this action
      "note": null or "Training diverged at step …",
      "layers": [{"activation", "weights", "biases"}, …], # for the decision-boundary picture
      "scores": null or [score, …],                        # per point, for the 3-D four points
@@ -99,9 +100,12 @@ class PanelSession:
                 "unused": list(settings.unused()),
                 "view": {
                     "inputs": settings.inputs,
+                    "features": list(settings.features),
                     "classes": settings.classes,
-                    "points": self.stepper.xs,
+                    "points": self.stepper.points,
                     "labels": self.stepper.classes(),
+                    "test_points": self.stepper.test_points,
+                    "test_labels": self.stepper.classes(self.stepper.test_ys),
                     "plane": self.stepper.plane(),
                 },
                 "frame": self._frame([]),
@@ -150,10 +154,13 @@ class PanelSession:
             "steps": stepper.steps,
             "loss": stepper.loss,
             "accuracy": stepper.accuracy,
-            "records": [[r.loss, r.accuracy] for r in records],
+            "test": stepper.test(),
+            "records": [
+                [r.loss, r.accuracy, *(stepper.tested[r.step] if stepper.tested else ())] for r in records
+            ],
             "note": stepper.note,
             "layers": stepper.layers(),
-            "scores": stepper.scores() if stepper.settings.inputs != 2 else None,
+            "scores": stepper.scores() if stepper.settings.dataset == "four_points" else None,
             "pace": self.pace.summary() if self.pace is not None else None,
         }
 

@@ -10,7 +10,7 @@ Example:
     >>> from scratchgrad.playground.settings import Settings
     >>> code = generate_code(Settings(dataset="xor", hidden=(4,), lr=0.1), steps=50)
     >>> print(code, end="")  # doctest: +ELLIPSIS
-    # The playground's program for dataset=xor&noise=0.1&points=100&hidden=4&...
+    # The playground's program for dataset=xor&noise=0.1&points=100&test_fraction=0.3&...
     from scratchgrad.datasets import xor
     ...
     for _ in range(50):
@@ -30,20 +30,31 @@ YOUR_MODULE = "my_scratchgrad_engine"
 
 
 def generate_code(settings: Settings, steps: int = 100) -> str:
-    """The whole program: `setup_code`, then `steps` training steps and a line that prints the last one.
+    """The whole program: `setup_code`, then `steps` training steps and the lines that print them.
 
-    The printed loss and accuracy are those of the last step's batch, measured
-    before its update (the numbers the panel shows after `steps` steps).
+    The printed loss and accuracy are those of the last step's batch, measured before its update
+    (the numbers the panel shows after `steps` steps); with points held out, then the loss and
+    accuracy of the trained model on them (the panel's test loss and accuracy).
 
     Raises:
         SettingsError: the settings have problems (see `Settings.problems`).
         ValueError: `steps` is not a whole number ≥ 1.
     """
     whole_number(steps, "generate_code", "steps")
-    return setup_code(settings) + (
-        f"\nfor _ in range({steps}):\n"
-        "    record = trainer.step()\n"
-        'print(f"step {len(trainer.history)}: loss {record.loss}, accuracy {record.accuracy}")\n'
+    scores = "[score.data for score in test_scores]" if settings.engine == "yours" else "test_scores"
+    tested = (
+        "test_scores = [model(x) for x in test_xs]\n"
+        "test_loss = trainer.loss(test_scores, test_ys).data\n"
+        f'print(f"test: loss {{test_loss}}, accuracy {{accuracy({scores}, test_ys)}}")\n'
+    )
+    return (
+        setup_code(settings)
+        + (
+            f"\nfor _ in range({steps}):\n"
+            "    record = trainer.step()\n"
+            'print(f"step {len(trainer.history)}: loss {record.loss}, accuracy {record.accuracy}")\n'
+        )
+        + (tested if settings.held_out else "")
     )
 
 
@@ -58,9 +69,10 @@ def setup_code(settings: Settings) -> str:
     optimizer_class = "Adam" if settings.optimizer == "adam" else "SGD"
     penalty = settings.l2 and settings.loss != "hinge"  # hinge takes its own l2 argument
     imports = [
-        f"from scratchgrad.datasets import {settings.dataset}",
+        _data_import(settings),
+        *_features_import(settings),
         *(["from scratchgrad.fused import sum_of_squares"] if penalty else []),
-        f"from scratchgrad.losses import {loss_name}",
+        f"from scratchgrad.losses import {', '.join(sorted({loss_name, *_accuracy_import(settings)}))}",
         "from scratchgrad.nn import MLP",
         f"from scratchgrad.optim import {optimizer_class}",
         "from scratchgrad.train import Trainer",
@@ -69,7 +81,7 @@ def setup_code(settings: Settings) -> str:
         f"# The playground's program for {to_query(settings)}",
         *imports,
         "",
-        f"xs, ys = {_data_call(settings)}",
+        *_data_lines(settings),
         f"model = {_model_call(settings)}",
         "parameters = model.parameters()",
         f"optimizer = {_optimizer_call(settings)}",
@@ -96,10 +108,12 @@ def _your_setup_code(settings: Settings) -> str:
         "import random",
         "",
         f"from {YOUR_MODULE} import MLP, train",
-        f"from scratchgrad.datasets import {settings.dataset}",
+        _data_import(settings),
+        *_features_import(settings),
+        *[f"from scratchgrad.losses import {name}" for name in _accuracy_import(settings)],
         "from scratchgrad.playground.your_engine import YourTrainer",
         "",
-        f"xs, ys = {_data_call(settings)}",
+        *_data_lines(settings),
         f"random.seed({settings.seed})  # your Neuron draws its weights with random.uniform",
         f"model = MLP({settings.inputs}, {[*settings.hidden, 1]})",
     ]
@@ -113,6 +127,43 @@ def _batch_arguments(settings: Settings) -> list[str]:
     if settings.batch_size is None:
         return []
     return [f"batch_size={settings.batch_size}", f"seed={settings.seed}"]
+
+
+def _data_import(settings: Settings) -> str:
+    return f"from scratchgrad.datasets import {settings.dataset}{', split' if settings.held_out else ''}"
+
+
+def _features_import(settings: Settings) -> list[str]:
+    return ["from scratchgrad.features import featured"] if _featured(settings) else []
+
+
+def _accuracy_import(settings: Settings) -> list[str]:
+    return ["accuracy"] if settings.held_out else []
+
+
+def _featured(settings: Settings) -> bool:
+    return settings.dataset != "four_points" and settings.features != ("x1", "x2")
+
+
+def _data_lines(settings: Settings) -> list[str]:
+    """The data: drawn, then split into the points to train on and those held out, then featured.
+
+    With features the plane's points keep their names (``points``, ``test_points``) and the
+    network's inputs are ``xs`` and ``test_xs``; without, the points are the inputs."""
+    featured_ = _featured(settings)
+    raw, test_raw = ("points", "test_points") if featured_ else ("xs", "test_xs")
+    lines = [f"{raw}, ys = {_data_call(settings)}"]
+    if settings.held_out:
+        lines.append(
+            f"({raw}, ys), ({test_raw}, test_ys) = "
+            f"split({raw}, ys, test_fraction={settings.test_fraction!r}, seed={settings.seed})"
+        )
+    if featured_:
+        names = "[" + ", ".join(f'"{name}"' for name in settings.features) + "]"
+        lines.append(f"xs = featured(points, {names})")
+        if settings.held_out:
+            lines.append(f"test_xs = featured(test_points, {names})")
+    return lines
 
 
 def _loss_function(settings: Settings) -> str:

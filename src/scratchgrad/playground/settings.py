@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from scratchgrad._checks import is_number, is_whole_number
+from scratchgrad.features import FEATURES
 from scratchgrad.fused import ACTIVATIONS
 from scratchgrad.playground import micrograd_demo
 
@@ -71,6 +72,10 @@ class Settings:
             sets of 4 points: they ignore `noise` and `points`.
         noise: the standard deviation of the noise added to the points.
         points: how many points to draw (the spiral: a multiple of 3, a third per arm).
+        test_fraction: the share of the points held out to test on (`scratchgrad.datasets.split`,
+            seeded by `seed`), never trained on; 0 trains on all. Not for the fixed 4-point sets.
+        features: what the network is given of each point of the plane (`scratchgrad.features`):
+            ``("x1", "x2")``, its coordinates, by default; not for the 3-D four points.
         hidden: neurons per hidden layer, e.g. ``(16, 16)``; ``()`` is a linear model.
         activation: the hidden layers' activation (the output layer is linear: raw scores).
         loss: ``cross_entropy`` (binary, or softmax for the 3-class spiral), ``hinge`` or ``mse``.
@@ -92,6 +97,8 @@ class Settings:
     dataset: str = "moons"
     noise: float = 0.1
     points: int = 100
+    test_fraction: float = 0.3
+    features: tuple[str, ...] = ("x1", "x2")
     hidden: tuple[int, ...] = (8, 8)
     activation: str = "tanh"
     loss: str = "cross_entropy"
@@ -106,8 +113,8 @@ class Settings:
 
     @property
     def inputs(self) -> int:
-        """How many numbers describe one point: 3 for the four points, 2 for the plane sets."""
-        return 3 if self.dataset == "four_points" else 2
+        """How many numbers the network is given per point: 3 for the four points, else one per feature."""
+        return 3 if self.dataset == "four_points" else len(self.features)
 
     @property
     def classes(self) -> int:
@@ -123,14 +130,28 @@ class Settings:
             return 3 * (self.points // 3)
         return self.points
 
+    @property
+    def held_out(self) -> bool:
+        """Whether some points are held out to test on (never for the fixed 4-point sets)."""
+        return bool(self.test_fraction) and self.dataset not in ("four_points", "xor")
+
+    @property
+    def train_count(self) -> int:
+        """How many points are trained on: all of them, or those `held_out` leaves (as `split` counts)."""
+        count = self.point_count
+        if not self.held_out or not is_number(self.test_fraction) or not 0 < self.test_fraction < 1:
+            return count
+        return count - min(max(round(self.test_fraction * count), 1), count - 1)
+
     def unused(self) -> tuple[str, ...]:
         """The fields that change nothing for these settings (a panel can grey them out).
 
         Example:
             >>> Settings(dataset="xor", hidden=()).unused()
-            ('noise', 'points', 'activation', 'schedule')
+            ('noise', 'points', 'test_fraction', 'activation', 'schedule')
         """
-        fixed = ("noise", "points") if self.dataset in ("four_points", "xor") else ()
+        fixed = ("noise", "points", "test_fraction") if self.dataset in ("four_points", "xor") else ()
+        fixed += ("features",) if self.dataset == "four_points" else ()
         if self.engine == "yours":
             return fixed + YOUR_ENGINE_FIXES
         return fixed + (() if self.hidden else ("activation",)) + (() if self.decay else ("schedule",))
@@ -160,9 +181,10 @@ class Settings:
             )
         if self.optimizer == "adam" and self.decay:
             found["decay"] = "Adam sizes its own steps: set decay to 0, or pick sgd or momentum"
-        batch, count = self.batch_size, self.point_count
+        batch, count = self.batch_size, self.train_count
         if is_whole_number(batch) and batch > count > 0:
-            found["batch_size"] = f"{batch} is more than the {count} points of this data set"
+            kept = " kept to train on" if self.held_out else ""
+            found["batch_size"] = f"{batch} is more than the {count} points of this data set{kept}"
         points = self.points
         if self.dataset == "spiral" and is_whole_number(points) and points % 3:
             below, above = points - points % 3, points - points % 3 + 3
@@ -187,8 +209,10 @@ class Field:
     Attributes:
         name: the `Settings` attribute and the URL query key.
         label: a short label for the control.
-        kind: ``choice``, ``float``, ``int``, ``layers`` or ``batch``.
-        choices: the allowed names (``choice`` fields).
+        kind: ``choice``, ``float``, ``int``, ``layers``, ``batch`` or ``features`` (several of
+            `choices`, comma-separated).
+        choices: the allowed names (``choice`` and ``features`` fields).
+        written: how each of `choices` is written for a reader (``features``: x₁², …).
         low: the smallest allowed number (inclusive unless `above_low`).
         high: the largest allowed number (inclusive).
         above_low: True when the number must be strictly greater than `low`.
@@ -200,6 +224,7 @@ class Field:
     label: str
     kind: str
     choices: tuple[str, ...] = ()
+    written: tuple[str, ...] = ()
     low: float | None = None
     high: float | None = None
     above_low: bool = False
@@ -226,11 +251,13 @@ class Field:
             return _whole_number(text)
         if self.kind == "batch":
             return None
+        if self.kind == "features":
+            return tuple(part.strip() for part in text.split(",")) if text else ()
         return tuple(_whole_number(part) for part in text.split(",")) if text else ()
 
     def format(self, value: Any) -> str:
         """`value` as text that `parse` reads back to the same value."""
-        if self.kind == "layers":
+        if self.kind in ("layers", "features"):
             return ",".join(map(str, value))
         if self.kind == "batch" and value is None:
             return "all"
@@ -244,6 +271,8 @@ class Field:
             return None
         if self.kind == "layers":
             return _check_layers(value)
+        if self.kind == "features":
+            return _check_features(value, self.choices)
         if self.kind == "batch" and value is None:
             return None
         return self._check_number(value)
@@ -290,6 +319,18 @@ def _check_layers(layers: Any) -> str | None:
     return None
 
 
+def _check_features(names: Any, choices: tuple[str, ...]) -> str | None:
+    if not isinstance(names, tuple) or not names:
+        return f"pick at least one feature from {', '.join(choices)}, got {names!r}"
+    unknown = [name for name in names if name not in choices]
+    if unknown:
+        return f"unknown feature {unknown[0]!r}; choose from {', '.join(choices)}"
+    twice = [name for index, name in enumerate(names) if name in names[:index]]
+    if twice:
+        return f"{twice[0]} is given twice"
+    return None
+
+
 FIELDS: tuple[Field, ...] = (
     Field("dataset", "Data set", "choice", DATASETS, help="The points to classify."),
     Field(
@@ -298,6 +339,14 @@ FIELDS: tuple[Field, ...] = (
     Field(
         "points", "Points", "int", low=MIN_POINTS, high=MAX_POINTS, why_high=_TOO_SLOW,
         help="How many points to draw (not for 4-point sets).",
+    ),
+    Field(
+        "test_fraction", "Test fraction", "float", low=0.0, high=0.8,
+        help="Share of the points held out to test on, never trained on (hollow); 0 trains on all.",
+    ),
+    Field(
+        "features", "Features", "features", tuple(FEATURES), tuple(text for text, _ in FEATURES.values()),
+        help="What the network is given of each point: its coordinates x₁, x₂, and more if you pick them.",
     ),
     Field("hidden", "Hidden layers", "layers", help="Neurons per hidden layer, e.g. 8, 8; empty for none."),
     Field("activation", "Activation", "choice", tuple(ACTIVATIONS), help="The hidden neurons' nonlinearity."),
@@ -389,14 +438,19 @@ PRESETS: dict[str, Settings] = {
     "spiral": Settings(
         dataset="spiral", points=120, noise=0.2, hidden=(12, 12), activation="tanh", lr=0.03, batch_size=20
     ),
+    "overfitting": Settings(
+        dataset="moons", points=40, noise=0.35, test_fraction=0.5, hidden=(24, 24), lr=0.05, seed=1
+    ),
     "micrograd_demo": Settings(
         dataset="moons", noise=micrograd_demo.NOISE, points=micrograd_demo.POINTS,
         hidden=micrograd_demo.HIDDEN, activation=micrograd_demo.ACTIVATION, loss="hinge", optimizer="sgd",
         lr=micrograd_demo.LEARNING_RATE, schedule="linear", decay=micrograd_demo.DECAY, l2=micrograd_demo.L2,
-        seed=micrograd_demo.DATA_SEED,
+        seed=micrograd_demo.DATA_SEED, test_fraction=0.0,
     ),
 }  # fmt: skip
-"""Named starting points: one per data set, and micrograd's demo (`scratchgrad.playground.micrograd_demo`)."""
+"""Named starting points: one per data set; ``overfitting``, few noisy points and a large network, whose
+held-out loss climbs while its training loss falls; and micrograd's demo
+(`scratchgrad.playground.micrograd_demo`), which trains on all its points, as micrograd does."""
 
 
 def preset(name: str) -> Settings:

@@ -86,9 +86,14 @@ class Stepper:
         model: the `MLP` being trained.
         trainer: the `Trainer` that steps it (its ``history`` holds every step's record), or with
             ``engine=yours`` a `YourTrainer` stepping the reader's own engine.
-        xs: the training points.
+        xs: the network's inputs for the training points (their features).
         ys: their targets.
-        initial: (loss, accuracy) of the untrained network on all the points.
+        points: the training points themselves, where they sit on the plane.
+        test_xs, test_ys, test_points: the same for the points held out to test on (empty lists
+            when none are).
+        tested: per step, the (loss, accuracy) on the held-out points with the weights that step
+            started from (so they pair with the step's own loss); empty when none are held out.
+        initial: (loss, accuracy) of the untrained network on all the training points.
         note: None while training can go on; a sentence saying what went wrong once
             the loss stopped being a finite number (the stepper then refuses to step).
 
@@ -103,6 +108,10 @@ class Stepper:
         self.model: MLP = namespace["model"]
         self.trainer: Trainer = namespace["trainer"]
         self.xs, self.ys = self.trainer.xs, self.trainer.ys
+        self.points = namespace.get("points", self.xs)
+        self.test_xs, self.test_ys = namespace.get("test_xs", []), namespace.get("test_ys", [])
+        self.test_points = namespace.get("test_points", self.test_xs)
+        self.tested: list[tuple[float, float]] = []
         scores = [self.model(x) for x in self.xs]
         self.initial = (self.trainer.loss(scores, self.ys).data, accuracy(self.scores(), self.ys))
         self.note: str | None = None
@@ -147,16 +156,32 @@ class Stepper:
             last = now
         return records
 
+    def test(self) -> tuple[float, float] | None:
+        """(loss, accuracy) of the network as it is now on the held-out points; None if none are.
+
+        The loss is the trainer's own (`Trainer.loss`, penalty included), of the scores
+        `predict_all` computes, each made a Value of the model's own engine: equal to the program's
+        ``trainer.loss([model(x) for x in test_xs], test_ys)`` without a graph of the network."""
+        if not self.test_xs:
+            return None
+        scores = predict_all(self.model, self.test_xs)
+        value = type(self.model.layers[-1].neurons[0].b)  # the engine's Value: the book's, or the reader's
+        values = [[value(s) for s in score] if isinstance(score, list) else value(score) for score in scores]
+        return self.trainer.loss(values, self.test_ys).data, accuracy(scores, self.test_ys)
+
     def _step(self, records: list[StepRecord]) -> bool:
         """One step, appended to `records`; False when training cannot (or can no longer) go on."""
         if self.note is not None:
             return False
+        tested = self.test()
         try:
             record = self.trainer.step()
         except ArithmeticError as error:  # a sum of numbers too large for a float
             self.note = self._diverged(f"the numbers grew too large for a float ({error})", self.steps + 1)
             return False
         records.append(record)
+        if tested is not None:
+            self.tested.append(tested)
         if not math.isfinite(record.loss):
             self.note = self._diverged(f"the loss became {record.loss}", record.step + 1)
             return False
@@ -188,19 +213,21 @@ class Stepper:
         It is centred on the points and reaches `PLANE_MARGIN` of their extent
         beyond them on every side.
         """
-        if self.settings.inputs != 2:
+        if self.settings.dataset == "four_points":
             return None
-        first, second = [p[0] for p in self.xs], [p[1] for p in self.xs]
+        every = [*self.points, *self.test_points]
+        first, second = [p[0] for p in every], [p[1] for p in every]
         extent = max(max(first) - min(first), max(second) - min(second), 1e-9)
         half = extent * (0.5 + PLANE_MARGIN)
         cx, cy = (max(first) + min(first)) / 2, (max(second) + min(second)) / 2
         return cx - half, cx + half, cy - half, cy + half
 
-    def classes(self) -> list[int]:
-        """Each point's class as an index 0 … k-1 (for ±1 targets: 0 is -1, 1 is +1)."""
+    def classes(self, ys: Sequence[Any] | None = None) -> list[int]:
+        """Each training point's class (or each of `ys`'s) as an index 0 … k-1 (±1 targets: 0 is -1)."""
+        ys = self.ys if ys is None else ys
         if self.settings.classes > 2:
-            return list(self.ys)
-        return [class_index(y) for y in self.ys]
+            return list(ys)
+        return [class_index(y) for y in ys]
 
     def scores(self) -> list[float | list[float]]:
         """The network's current output for every point, with plain floats (`predict_all`)."""

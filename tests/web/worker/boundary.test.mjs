@@ -2,7 +2,32 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { boundaryGrid, cellCentre, classify, forward, GRID_RESOLUTION } from "../../../web/worker/boundary.js";
+import {
+  boundaryGrid,
+  cellCentre,
+  classify,
+  FEATURES,
+  featured,
+  forward,
+  GRID_RESOLUTION,
+} from "../../../web/worker/boundary.js";
+
+describe("featured", () => {
+  test("a point (x1, x2) becomes the features asked for, in their order", () => {
+    assert.deepEqual(featured(["x1_sq", "x1_x2", "x2"], [2, 3]), [4, 6, 3]);
+    assert.deepEqual(Object.keys(FEATURES), ["x1", "x2", "x1_sq", "x2_sq", "x1_x2", "sin_x1", "sin_x2"]);
+  });
+
+  test("an unknown feature is named, not drawn as NaN", () => {
+    assert.throws(() => featured(["x3"], [1, 2]), /knows no feature "x3"/);
+  });
+
+  test("the grid feeds each cell's features to the network", () => {
+    const radius = [{ activation: "linear", weights: [[1, 1]], biases: [-0.25] }]; // x1² + x2² > 1/4
+    const grid = boundaryGrid(radius, [-1, 1, -1, 1], ["x1_sq", "x2_sq"], 4);
+    assert.deepEqual([...grid.classes], [1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 1, 1, 1]);
+  });
+});
 
 describe("forward", () => {
   test("each neuron is act(b + Σ wᵢ·xᵢ), summed left to right, layer after layer", () => {
@@ -64,7 +89,7 @@ describe("boundaryGrid", () => {
   const scoreIsX = [{ activation: "linear", weights: [[1, 0]], biases: [0] }];
 
   test("gives every cell, row by row, its class and sureness", () => {
-    const grid = boundaryGrid(scoreIsX, [-1, 1, -1, 1], 4);
+    const grid = boundaryGrid(scoreIsX, [-1, 1, -1, 1], ["x1", "x2"], 4);
     assert.equal(grid.resolution, 4);
     assert.deepEqual([...grid.classes], [0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1]);
     const sureness = [0.75, 0.25, 0.25, 0.75].map((x) => Math.fround(Math.tanh(x / 2)));
@@ -73,7 +98,7 @@ describe("boundaryGrid", () => {
 
   test("marks the cells of a diverged network unknown (class 255, sureness 0)", () => {
     const diverged = [{ activation: "linear", weights: [[Number.NaN, 0]], biases: [0] }];
-    const grid = boundaryGrid(diverged, [-1, 1, -1, 1], 2);
+    const grid = boundaryGrid(diverged, [-1, 1, -1, 1], ["x1", "x2"], 2);
     assert.deepEqual([...grid.classes], [255, 255, 255, 255]);
     assert.deepEqual([...grid.strength], [0, 0, 0, 0]);
   });
