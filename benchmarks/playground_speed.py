@@ -5,7 +5,7 @@ builds the site (``mkdocs build --strict``, or takes ``--site DIR``), serves it 
 opens the Playground page in Chromium (the same launch as tests/browser) and measures:
 
 1. **micrograd's demo net** (the ``micrograd_demo`` preset: 100 two-moons points, 2-16-16-1,
-   ReLU, hinge loss + 1e-4·Σp², SGD): seconds from pressing Play until the panel shows
+   ReLU, hinge loss + 1e-4·Σθ², SGD): seconds from pressing Play until the panel shows
    step 100 (target < 5 s), and the redraws per second meanwhile (target ≥ 10);
 2. **every data set's preset**: steps per second and redraws per second over a few seconds
    of Play; and the moons preset once more with "Engine: yours", the reader's own engine (the

@@ -1,8 +1,8 @@
 """Workload W1, micrograd's demo, written once for each engine and timed side by side.
 
 W1 is `scratchgrad.playground.micrograd_demo`: 100 two-moons points (noise 0.1), a 2-16-16-1 ReLU
-network with a linear output, loss = mean(relu(1 − y·score)) + 1e-4·Σp², full-batch SGD
-with lr = 1.0 − 0.9·k/100. Both engines take the data, sizes, penalty and schedule from there.
+network with a linear output, loss = mean(relu(1 − y·score)) + 1e-4·Σθ², full-batch SGD
+with lr = 1.0 − 0.9·t/100 at step t. Both engines take the data, sizes, penalty and schedule from there.
 
 The micrograd side is the loop of micrograd's demo notebook as it stands (inputs wrapped
 in Values, ``sum`` of Values). scratchgrad runs it twice: the same computation written with

@@ -2,7 +2,7 @@
 
 Each function returns ``(xs, ys)``: `xs` a list of points (lists of floats),
 `ys` their targets — ``+1.0`` or ``-1.0`` for the two-class sets, the class
-number ``0 … k-1`` for the spiral. The random ones take a `seed` and draw from
+number ``0 … K−1`` of K classes for the spiral. The random ones take a `seed` and draw from
 their own `random.Random(seed)`: the same seed always gives the same points,
 and no global random state is touched. Pure Python, so they run in Pyodide too.
 

@@ -22,7 +22,7 @@ __all__ = ["accuracy", "binary_cross_entropy", "hinge", "mse", "predicted_class"
 
 # --8<-- [start:mse]
 def mse(predictions: Sequence[Value], targets: Sequence[Number]) -> Value:
-    """Mean squared error: mean((pᵢ − yᵢ)²).  d/dpᵢ = 2(pᵢ − yᵢ)/n.
+    """Mean squared error: mean((pᵢ − yᵢ)²).  d/dpᵢ = 2(pᵢ − yᵢ)/N for N examples.
 
     Example:
         >>> mse([Value(1.0), Value(-0.5)], [1.0, 0.5]).data  # (0² + 1²) / 2
@@ -40,11 +40,11 @@ def mse(predictions: Sequence[Value], targets: Sequence[Number]) -> Value:
 def hinge(
     scores: Sequence[Value], targets: Sequence[Number], l2: float = 0.0, parameters: Iterable[Value] = ()
 ) -> Value:
-    """The SVM max-margin loss: mean(max(0, 1 − yᵢ·sᵢ)) + l2·Σp², for targets yᵢ = ±1.
+    """The SVM max-margin loss: mean(max(0, 1 − yᵢ·sᵢ)) + l2·Σθ², for targets yᵢ = ±1.
 
     An example costs nothing once its score has the right sign with a margin
-    of at least 1; otherwise d/dsᵢ = −yᵢ/n pushes the score towards its
-    target. The optional L2 term (d/dp = 2·l2·p) pulls every parameter
+    of at least 1; otherwise d/dsᵢ = −yᵢ/N pushes the score towards its
+    target. The optional L2 term (d/dθ = 2·l2·θ) pulls every parameter
     towards 0, which keeps the decision boundary smooth.
 
     Example:
@@ -76,7 +76,7 @@ def binary_cross_entropy(logits: Sequence[Value], targets: Sequence[Number]) -> 
     σ(y·z) is the probability the model gives the right class, so this is the
     mean surprise at the truth. Per example it equals log(1 + e^(−y·z)),
     computed as max(m, 0) + log(1 + e^(−|m|)) with m = −y·z so that no
-    exponential can overflow, even for a logit of 1000. d/dzᵢ = −yᵢ·σ(−yᵢ·zᵢ)/n.
+    exponential can overflow, even for a logit of 1000. d/dzᵢ = −yᵢ·σ(−yᵢ·zᵢ)/N.
 
     Example:
         >>> round(binary_cross_entropy([Value(0.0)], [1]).data, 6)  # log 2: a coin flip
@@ -110,7 +110,7 @@ def softmax_cross_entropy(logit_rows: Sequence[Sequence[Value]], labels: Sequenc
     log Σₖ e^zₖ − z_label. The log-sum-exp is computed as
     m + log Σₖ e^(zₖ − m) with m = max z, a plain number: every exponent is
     then ≤ 0 and nothing overflows. Each row is one node whose local
-    derivatives are d/dzⱼ = softmax(z)ⱼ − [j = label], divided by n.
+    derivatives are d/dzⱼ = softmax(z)ⱼ − [j = label], divided by N.
 
     Example:
         >>> round(softmax_cross_entropy([[Value(0.0), Value(0.0)]], [1]).data, 6)  # log 2

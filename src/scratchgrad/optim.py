@@ -4,8 +4,8 @@ The training loop is always the same four moves::
 
     optimizer.zero_grad()   # forget the last step's gradients (they accumulate)
     loss = ...              # forward pass
-    loss.backward()         # d loss / d p for every parameter p
-    optimizer.step()        # move every p against its gradient
+    loss.backward()         # d loss / d θ for every parameter θ
+    optimizer.step()        # move every θ against its gradient
 
 The optimizers differ only in how a gradient becomes a step.
 """
@@ -38,8 +38,8 @@ class Optimizer:
     # --8<-- [start:optimizer_zero_grad]
     def zero_grad(self) -> None:
         """Set every parameter's gradient to 0, ready for the next ``backward()``."""
-        for p in self.params:
-            p.grad = 0.0
+        for param in self.params:
+            param.grad = 0.0
 
     # --8<-- [end:optimizer_zero_grad]
 
@@ -49,25 +49,25 @@ class Optimizer:
 
 
 class SGD(Optimizer):
-    """Stochastic gradient descent: p ← p − lr·g, optionally with momentum.
+    """Stochastic gradient descent: θ ← θ − lr·g, optionally with momentum.
 
     With momentum μ each parameter keeps a velocity v ← μ·v + g and moves
-    p ← p − lr·v: a gradient that keeps pointing the same way builds up speed
+    θ ← θ − lr·v: a gradient that keeps pointing the same way builds up speed
     (up to 1/(1 − μ) times the plain step), one that flips sign cancels out.
 
     Args:
         params: the Values to train, usually ``model.parameters()``.
         lr: the learning rate (> 0).
         momentum: μ in [0, 1); 0 is plain gradient descent.
-        schedule: optional function of the step number k = 0, 1, 2, … that
+        schedule: optional function of the step number t = 0, 1, 2, … that
             returns the learning rate of that step; it replaces `lr`, which
             then only shows the rate of the latest step.
 
     Example:
         >>> w = Value(2.0)
-        >>> optimizer = SGD([w], lr=1.0, schedule=lambda k: 1.0 - 0.9 * k / 100)
+        >>> optimizer = SGD([w], lr=1.0, schedule=lambda t: 1.0 - 0.9 * t / 100)
         >>> (w * w).backward()  # d(w²)/dw = 4
-        >>> optimizer.step()  # k = 0: lr = 1.0
+        >>> optimizer.step()  # t = 0: lr = 1.0
         >>> w.data
         -2.0
     """
@@ -91,17 +91,17 @@ class SGD(Optimizer):
     # --8<-- [start:sgd_step]
     def step(self) -> None:
         if self.schedule is not None:
-            k = self.steps
-            self.lr = _check_rate(self.schedule(k), f"SGD schedule({k}) must give a learning rate ≥ 0")
+            t = self.steps
+            self.lr = _check_rate(self.schedule(t), f"SGD schedule({t}) must give a learning rate ≥ 0")
         lr, momentum = self.lr, self.momentum
         if momentum:
             velocities = self.velocities
-            for i, p in enumerate(self.params):
-                velocities[i] = v = momentum * velocities[i] + p.grad
-                p.data -= lr * v
+            for i, param in enumerate(self.params):
+                velocities[i] = v = momentum * velocities[i] + param.grad
+                param.data -= lr * v
         else:
-            for p in self.params:
-                p.data -= lr * p.grad
+            for param in self.params:
+                param.data -= lr * param.grad
         self.steps += 1
 
     # --8<-- [end:sgd_step]
@@ -115,7 +115,7 @@ class Adam(Optimizer):
         m ← β₁·m + (1 − β₁)·g          running mean of g
         v ← β₂·v + (1 − β₂)·g²         running mean of g²
         m̂ = m / (1 − β₁ᵗ),  v̂ = v / (1 − β₂ᵗ)   (undo the pull towards the initial 0)
-        p ← p − lr · m̂ / (√v̂ + ε)
+        θ ← θ − lr · m̂ / (√v̂ + ε)
 
     m̂/√v̂ is about ±1 when the gradient is steady, so every parameter moves
     about `lr` per step whatever the size of its gradient.
@@ -153,11 +153,11 @@ class Adam(Optimizer):
         mean_correction = 1.0 - beta1**self.steps
         square_correction = 1.0 - beta2**self.steps
         lr, eps, means, squares = self.lr, self.eps, self.means, self.squares
-        for i, p in enumerate(self.params):
-            g = p.grad
+        for i, param in enumerate(self.params):
+            g = param.grad
             means[i] = m = beta1 * means[i] + (1.0 - beta1) * g
             squares[i] = v = beta2 * squares[i] + (1.0 - beta2) * g * g
-            p.data -= lr * (m / mean_correction) / (math.sqrt(v / square_correction) + eps)
+            param.data -= lr * (m / mean_correction) / (math.sqrt(v / square_correction) + eps)
 
 
 def _parameters(params: Iterable[Value], owner: str) -> list[Value]:
@@ -169,12 +169,13 @@ def _parameters(params: Iterable[Value], owner: str) -> list[Value]:
     if not params:
         raise ValueError(f"{owner} got no parameters to optimize: the list is empty")
     seen = set()
-    for p in params:
-        if not isinstance(p, Value):
-            raise TypeError(f"{owner} needs every parameter to be a Value, got {type(p).__name__} {p!r}")
-        if id(p) in seen:
-            raise ValueError(f"{owner} got the same parameter twice ({p!r}): it would be stepped twice")
-        seen.add(id(p))
+    for param in params:
+        if not isinstance(param, Value):
+            kind = type(param).__name__
+            raise TypeError(f"{owner} needs every parameter to be a Value, got {kind} {param!r}")
+        if id(param) in seen:
+            raise ValueError(f"{owner} got the same parameter twice ({param!r}): it would be stepped twice")
+        seen.add(id(param))
     return params
 
 

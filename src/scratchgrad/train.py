@@ -45,7 +45,7 @@ class StepRecord:
 
 @dataclass
 class History:
-    """Loss and accuracy of every step, in order: ``history.loss[k]`` is step k's loss."""
+    """Loss and accuracy of every step, in order: ``history.loss[t]`` is step t's loss."""
 
     loss: list[float] = field(default_factory=list)
     accuracy: list[float] = field(default_factory=list)

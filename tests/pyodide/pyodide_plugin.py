@@ -36,6 +36,7 @@ HOST_ONLY_PATHS = {
     "tests/test_commit_msg.py": "runs the commit-msg hook, a shell script",
     "tests/test_build_cache.py": "builds MkDocs sites, with MkDocs and ProperDocs",
     "tests/playground/test_boundary_parity.py": "runs the Playground's JavaScript in Node",
+    "tests/test_notation.py": "reads web/ (the Playground's labels): not in the Pyodide test tree",
 }
 HOST_ONLY_TESTS = {
     **{

@@ -63,10 +63,10 @@ export function forward(layers, x) {
 }
 
 /**
- * The class index of one output row (class_index's: 0 … k-1), and how sure it is, from 0 (a coin
+ * The class index of one output row (class_index's: 0 … K−1, for K classes), and how sure it is, from 0 (a coin
  * flip) to 1. One output is a score for two classes: index 1 (class +1) when it is > 0, else
  * index 0 (class -1), sure as |2σ(s) − 1|.
- * Several outputs are one score per class: the largest wins, sure as (pmax − 1/k)/(1 − 1/k)
+ * Several outputs are one score per class: the largest wins, sure as (pmax − 1/K)/(1 − 1/K)
  * with p = softmax(scores).
  */
 export function classify(outputs) {
@@ -75,11 +75,11 @@ export function classify(outputs) {
     return [score > 0 ? 1 : 0, Math.tanh(Math.abs(score) / 2)];
   }
   let best = 0;
-  for (let k = 1; k < outputs.length; k += 1) if (outputs[k] > outputs[best]) best = k;
+  for (let j = 1; j < outputs.length; j += 1) if (outputs[j] > outputs[best]) best = j;
   let total = 0;
   for (const score of outputs) total += Math.exp(score - outputs[best]);
-  const k = outputs.length;
-  return [best, (1 / total - 1 / k) / (1 - 1 / k)];
+  const classes = outputs.length; // K
+  return [best, (1 / total - 1 / classes) / (1 - 1 / classes)];
 }
 
 /** The centre of cell (row, column): row 0 is the top of the plane (largest y). */

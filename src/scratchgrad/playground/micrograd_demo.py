@@ -2,7 +2,7 @@
 
 micrograd's demo notebook ends by training a small network on the two moons: 100 points,
 a 2-16-16-1 network of ReLU neurons with a linear output, the hinge loss plus an L2
-penalty of 1e-4·Σp², and plain SGD whose learning rate falls in a straight line from 1.0
+penalty of 1e-4·Σθ², and plain SGD whose learning rate falls in a straight line from 1.0
 by 0.9 over 100 steps. The benchmark (``benchmarks/w1.py``) times exactly this against
 micrograd itself, the tests train it and compare it with PyTorch, and the Playground's
 ``micrograd_demo`` preset is made of these numbers.
@@ -13,7 +13,7 @@ Example:
     >>> net = network(rng=1)
     >>> len(xs), len(net.parameters())
     (100, 337)
-    >>> [round(learning_rate(k), 3) for k in (0, 1, 99, 200)]
+    >>> [round(learning_rate(t), 3) for t in (0, 1, 99, 200)]
     [1.0, 0.991, 0.109, 0.0]
     >>> history = fit(net, xs, ys, loss_function(net), optimizer(net), steps=2)
     >>> history.loss[1] < history.loss[0]
@@ -69,17 +69,18 @@ def network(rng: random.Random | int | None = None) -> MLP:
     return MLP(2, [*HIDDEN, 1], activation=ACTIVATION, output_activation="linear", rng=rng)
 
 
-def learning_rate(k: int) -> float:
-    """The rate of step k: 1.0 − 0.009·k, as micrograd's ``1.0 - 0.9*k/100``, and 0 from step 112 on.
+def learning_rate(t: int) -> float:
+    """The rate of step t: 1.0 − 0.009·t, as micrograd's ``1.0 - 0.9*k/100`` (its k is our t), and 0
+    from step 112 on.
 
     micrograd stops at step 99 (rate 0.109); the hold at 0 lets the Playground train on
     without a negative rate.
     """
-    return max(LEARNING_RATE * (1 - DECAY * k), 0.0)
+    return max(LEARNING_RATE * (1 - DECAY * t), 0.0)
 
 
 def loss_function(model: MLP) -> Callable[[Sequence[Value], Sequence[float]], Value]:
-    """``loss(scores, targets)``: the mean hinge loss plus L2·Σp² over `model`'s parameters."""
+    """``loss(scores, targets)``: the mean hinge loss plus L2·Σθ² over `model`'s parameters."""
     parameters = model.parameters()
 
     def hinge_with_penalty(scores: Sequence[Value], targets: Sequence[float]) -> Value:

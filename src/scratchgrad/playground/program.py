@@ -197,7 +197,7 @@ def _optimizer_call(settings: Settings) -> str:
     if settings.optimizer == "momentum":
         arguments.append("momentum=0.9")
     if settings.decay and settings.schedule == "linear":
-        arguments.append(f"schedule=lambda k: max({lr!r} * (1 - {settings.decay!r} * k), 0.0)")
+        arguments.append(f"schedule=lambda t: max({lr!r} * (1 - {settings.decay!r} * t), 0.0)")
     elif settings.decay:
-        arguments.append(f"schedule=lambda k: {lr!r} / (1 + {settings.decay!r} * k)")
+        arguments.append(f"schedule=lambda t: {lr!r} / (1 + {settings.decay!r} * t)")
     return f"SGD(parameters, {', '.join(arguments)})"

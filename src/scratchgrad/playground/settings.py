@@ -81,11 +81,11 @@ class Settings:
         loss: ``cross_entropy`` (binary, or softmax for the 3-class spiral), ``hinge`` or ``mse``.
         optimizer: ``sgd``, ``momentum`` (SGD with momentum 0.9) or ``adam``.
         lr: the learning rate of the first step.
-        schedule: how the rate falls with `decay`: ``inverse``, step k uses
-            ``lr / (1 + decay·k)``; ``linear``, ``lr·(1 − decay·k)`` down to 0
+        schedule: how the rate falls with `decay`: ``inverse``, step t uses
+            ``lr / (1 + decay·t)``; ``linear``, ``lr·(1 − decay·t)`` down to 0
             (micrograd's demo: lr 1.0, decay 0.009).
         decay: how fast the learning rate falls; 0 keeps it at `lr`. SGD and momentum only.
-        l2: the weight of the penalty ``l2·Σp²`` added to the loss.
+        l2: the weight of the penalty ``l2·Σθ²`` added to the loss.
         batch_size: examples per step; None trains on every point at every step.
         seed: seeds the data, the initial weights and the batch shuffling.
         engine: ``scratchgrad``, or ``yours``: the engine the reader built in the exercises
@@ -358,10 +358,10 @@ FIELDS: tuple[Field, ...] = (
     ),
     Field(
         "schedule", "Schedule", "choice", SCHEDULES,
-        help="How the rate falls: inverse, lr / (1 + decay·k); linear, lr·(1 − decay·k) down to 0.",
+        help="How the rate falls: inverse, lr / (1 + decay·t); linear, lr·(1 − decay·t) down to 0.",
     ),
     Field("decay", "Decay", "float", low=0.0, high=1.0, help="How fast the rate falls; 0 keeps it at lr."),
-    Field("l2", "L2", "float", low=0.0, high=1.0, help="Weight of the penalty l2·Σp² on large parameters."),
+    Field("l2", "L2", "float", low=0.0, high=1.0, help="Weight of the penalty l2·Σθ² on large parameters."),
     Field("batch_size", "Batch size", "batch", low=1, help="Points per step; all for every point."),
     Field("seed", "Seed", "int", low=0, high=MAX_SEED, help="Seeds the data, the weights and the shuffling."),
     Field(

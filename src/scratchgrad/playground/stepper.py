@@ -73,8 +73,8 @@ def predict_all(model: MLP, points: Sequence[Sequence[float]]) -> list[float | l
 
 
 def class_index(output: float | Sequence[float]) -> int:
-    """The class an output stands for (`predicted_class`) as an index 0 … k-1, the one the page
-    colours by: for one score, 0 for class -1 and 1 for class +1; for a row, the class itself."""
+    """The class an output stands for (`predicted_class`) as an index 0 … K−1 of K classes, the one the
+    page colours by: for one score, 0 for class -1 and 1 for class +1; for a row, the class itself."""
     return max(predicted_class(output), 0)
 
 
@@ -223,7 +223,7 @@ class Stepper:
         return cx - half, cx + half, cy - half, cy + half
 
     def classes(self, ys: Sequence[Any] | None = None) -> list[int]:
-        """Each training point's class (or each of `ys`'s) as an index 0 … k-1 (±1 targets: 0 is -1)."""
+        """Each training point's class (or each of `ys`'s) as an index 0 … K−1 (±1 targets: 0 is -1)."""
         ys = self.ys if ys is None else ys
         if self.settings.classes > 2:
             return list(ys)
