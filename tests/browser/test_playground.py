@@ -622,3 +622,41 @@ def test_features_and_held_out_points_train_and_draw_as_cpython(context, site_ur
         f"document.querySelector('{PANEL}').dataset.sgSettings.includes('x1_sq,x2_sq,x1_x2')"
     )
     assert "features=x1_sq,x2_sq,x1_x2" in page.url
+
+
+def test_a_trained_network_exported_reloads_and_its_python_predicts_as_the_panel(context, site_url, tmp_path):
+    settings = Settings(points=40, hidden=(4,), features=("x1", "x2", "x1_x2"))
+    page = open_playground(context, site_url, query_of(settings))
+    for steps in (1, 2, 3):
+        page.click(".sg-pg-step")
+        page.wait_for_function(f"document.querySelector('{PANEL}').dataset.sgSteps === '{steps}'")
+    layers = page.eval_on_selector(PANEL, "e => e.sgPlayground.frame.layers")
+    with page.expect_download() as saved:
+        page.click(".sg-pg-export-json")
+    model_path = tmp_path / "model.json"
+    saved.value.save_as(model_path)
+    with page.expect_download() as saved:
+        page.click(".sg-pg-export-python")
+    program = tmp_path / "model.py"
+    saved.value.save_as(program)
+
+    assert json.loads(model_path.read_text())["layers"] == layers
+    page_model = model_with(layers)  # the panel's own numbers: CPython's part from them in the last bits
+    namespace: dict = {"__name__": "exported"}
+    exec(compile(program.read_text(), str(program), "exec"), namespace)
+    for point in ([0.5, 0.25], [-1.0, 2.0]):
+        assert namespace["predict"](point) == predict(page_model, featured([point], settings.features)[0])
+
+    fresh = open_playground(context, site_url, query_of(PRESETS["xor"]))
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "something else"}')
+    fresh.set_input_files(".sg-pg-files input[type=file]", bad)
+    fresh.wait_for_selector(".sg-pg-note[data-kind='error']:not([hidden])")
+    assert "bad.json: Import model: not a model file" in fresh.text_content(".sg-pg-note")
+    assert panel_state(fresh)["state"] == "paused"
+
+    fresh.set_input_files(".sg-pg-files input[type=file]", model_path)
+    settled_with(fresh, settings)
+    assert fresh.eval_on_selector(PANEL, "e => e.sgPlayground.frame.layers") == layers
+    assert "Imported model.json: a network trained 3 steps" in fresh.text_content(".sg-pg-note")
+    assert "features=x1,x2,x1_x2" in fresh.url

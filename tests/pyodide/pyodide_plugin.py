@@ -55,6 +55,12 @@ HOST_ONLY_TESTS = {
     "tests/playground/test_your_engine.py::test_the_program_runs_in_python_next_to_the_exported_file": (
         "starts a CPython subprocess; Pyodide cannot start processes"
     ),
+    **{
+        f"tests/playground/test_model_file.py::{name}": (
+            "starts a CPython subprocess; Pyodide cannot start processes"
+        )
+        for name in ("test_the_standalone_program_runs_in_a_fresh_cpython_and_prints_a_prediction",)
+    },
 }
 HOST_ONLY_TESTS |= {
     "tests/test_engine.py::test_a_stood_in_backward_runs_only_inside_its_block_and_thread": (

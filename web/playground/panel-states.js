@@ -21,7 +21,8 @@ const ALLOWED = {
   pause: [playing],
   step: [paused],
   reset: [paused, playing, diverged],
-  edit: [invalid, paused, playing, diverged], // change the settings
+  edit: [invalid, paused, playing, diverged], // change the settings (or import a model's)
+  export: [paused, playing, diverged], // save the trained network
 };
 
 /** The status line's text in each state, unless the panel has a message of its own. */
@@ -32,7 +33,7 @@ const STATE_TEXT = {
   [diverged]: "Paused: training diverged.",
 };
 
-/** True when `action` ("play", "pause", "step", "reset" or "edit") does something in `state`. */
+/** True when `action` ("play", "pause", "step", "reset", "edit" or "export") does something in `state`. */
 export function allows(state, action) {
   return ALLOWED[action].includes(state);
 }

@@ -16,6 +16,7 @@ import { BoundaryView } from "./boundary-view.js";
 import { CodeView } from "./code-view.js";
 import { SettingsForm } from "./controls.js";
 import { formatLoss, LossChart } from "../shared/loss-chart.js";
+import { buildModelFiles, save } from "./model-files.js";
 import { buildPanelLayout } from "./panel-layout.js";
 import { allows, PANEL_STATE, stateText } from "./panel-states.js";
 import { describePace, describeRate, RateMeter } from "./rate-meter.js";
@@ -34,6 +35,7 @@ export class PlaygroundPanel {
   #parts;
   #form = null;
   #code = null;
+  #files = null; // Export / Import (the full panel)
   #yourWork = null; // the reader's passing exercise code (JSON) while engine=yours, else null
   #boundary;
   #chart;
@@ -79,6 +81,13 @@ export class PlaygroundPanel {
     );
     this.#parts.body.prepend(this.#form.element);
     this.#parts.note.after(this.#code.element);
+    if (this.full) {
+      this.#files = buildModelFiles({
+        onExport: (kind) => this.exportModel(kind),
+        onImport: (text, name) => this.importModel(text, name),
+      });
+      this.#code.element.before(this.#files.element);
+    }
     this.#form.fill(PLAYGROUND_DESCRIPTION.presets[this.#presetName()] ?? "");
     this.#form.fill(this.#initialQuery()); // what start() will configure: the settings shown while Python loads
     this.#setState(PANEL_STATE.loading, "Loading Python (Pyodide) for the playground…");
@@ -193,7 +202,45 @@ export class PlaygroundPanel {
   async #configure(query, preset, history) {
     if (this.#state === PANEL_STATE.playing) await this.pause();
     const yourWork = JSON.stringify(allPassed()); // engine=yours trains with it
-    const { answer, frame, grid } = await this.#request("configure", { query, preset, yourWork });
+    const reply = await this.#request("configure", { query, preset, yourWork });
+    this.#apply(reply, query, yourWork, history);
+  }
+
+  /**
+   * Save the trained network: `kind` "json" (a model file Import reads back) or "python" (a program
+   * that rebuilds it with scratchgrad).
+   */
+  async exportModel(kind) {
+    if (!allows(this.#state, "export")) return;
+    const files = await this.#request("exportModel");
+    if (kind === "json") save(files.json, "scratchgrad-model.json", "application/json");
+    else save(files.python, "scratchgrad_model.py", "text/x-python");
+  }
+
+  /** Load a model file's settings and weights (the text of the file called `name`). */
+  async importModel(text, name = "the file") {
+    if (!allows(this.#state, "edit")) return;
+    if (this.#state === PANEL_STATE.playing) await this.pause();
+    const yourWork = JSON.stringify(allPassed());
+    const reply = await this.#request("importModel", { text, yourWork });
+    const refused = reply.answer.problems.model;
+    if (refused) {
+      this.#showNote(`${name}: ${refused}`, "error"); // the panel keeps what it had
+      return;
+    }
+    this.#apply(reply, reply.answer.query ?? "", yourWork, "push");
+    if (reply.answer.frame) {
+      const steps = reply.answer.imported;
+      this.#showNote(
+        `Imported ${name}: a network trained ${steps} step${steps === 1 ? "" : "s"}. Play trains on from ` +
+          "its weights; Reset starts again from untrained ones.",
+        "info",
+      );
+    }
+  }
+
+  /** Show what the worker answered to new settings: their problems, or the network from step 0. */
+  #apply({ answer, frame, grid }, query, yourWork, history) {
     this.#yourWork = new URLSearchParams(answer.query ?? "").get("engine") === "yours" ? yourWork : null;
     this.#form.fill(query);
     const elsewhere = this.#form.showProblems(answer.problems);
@@ -318,6 +365,11 @@ export class PlaygroundPanel {
     step.disabled = !allows(state, "step");
     reset.disabled = !allows(state, "reset");
     if (this.#form) this.#form.disabled = !allows(state, "edit");
+    if (this.#files) {
+      const [exportJson, exportPython, importFile] = this.#files.buttons;
+      exportJson.disabled = exportPython.disabled = !allows(state, "export");
+      importFile.disabled = !allows(state, "edit");
+    }
     if (state !== PANEL_STATE.playing) this.#parts.stats.rate.textContent = ""; // a rate is only true while training
     this.#parts.status.textContent = message || stateText(state);
     this.#parts.status.dataset.state = state;

@@ -96,6 +96,22 @@ function pause({ panel: id }) {
   return {};
 }
 
+/** The trained network as files to save: {json, python} (scratchgrad.playground.model_file). */
+function exportModel({ panel: id }) {
+  return JSON.parse(configured(id).session.export_model());
+}
+
+/** Configure from a model file and load its weights; a refused file leaves the panel as it was. */
+function importModel({ panel: id, text, yourWork = "{}" }) {
+  const panel = panelFor(id);
+  panel.playing = false;
+  const answer = JSON.parse(panel.session.import_model(text, yourWork));
+  if (!answer.frame) return { answer };
+  panel.plane = answer.view?.plane ?? null;
+  panel.features = answer.view?.features;
+  return { answer, ...withGrid(panel, answer.frame) };
+}
+
 function code({ panel: id, steps }) {
   return { code: configured(id).session.code(steps) };
 }
@@ -125,4 +141,4 @@ function trainSlice(id) {
   if (panel.playing) trainSoon(id);
 }
 
-serveRequests({ start, configure, step, reset, play, pause, code, dispose });
+serveRequests({ start, configure, step, reset, play, pause, code, exportModel, importModel, dispose });

@@ -23,6 +23,7 @@ import math
 from types import ModuleType
 from typing import Any
 
+from scratchgrad.playground.model_file import ModelFileError, model_json, model_python, read_model_json
 from scratchgrad.playground.program import generate_code
 from scratchgrad.playground.settings import (
     FIELDS,
@@ -124,6 +125,28 @@ class PanelSession:
     def train_for(self, milliseconds: float) -> str:
         """Train for about `milliseconds` (at least one step); answers a frame."""
         return self._paced_frame_json(self._stepper().advance_for(milliseconds / 1000))
+
+    def export_model(self) -> str:
+        """The trained network as files to save: ``{"json": model file, "python": standalone program}``."""
+        stepper = self._stepper()
+        return _json({"json": model_json(stepper), "python": model_python(stepper)})
+
+    def import_model(self, text: str, your_work: str = "{}") -> str:
+        """Configure the panel with the settings of the model file `text` and give it the file's weights.
+
+        Answers as `configure` does, plus ``"imported": steps`` (how long the file's network had
+        trained); a file that is not a model, or does not fit its settings, answers
+        ``{"problems": {"model": message}}`` and leaves the panel as it was.
+        """
+        try:
+            saved = read_model_json(text)
+        except ModelFileError as error:
+            return _json({"problems": {"model": f"Import model: {error}"}})
+        answer = json.loads(self.configure(to_query(saved.settings), "", your_work))
+        if answer["problems"]:
+            return _json(answer)
+        self._stepper().load(saved.layers)
+        return _json({**answer, "frame": self._frame([]), "imported": saved.steps})
 
     def code(self, steps: int) -> str:
         """The program of the current settings, run for `steps` steps (as plain text, not JSON)."""

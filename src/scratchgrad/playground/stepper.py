@@ -112,9 +112,22 @@ class Stepper:
         self.test_xs, self.test_ys = namespace.get("test_xs", []), namespace.get("test_ys", [])
         self.test_points = namespace.get("test_points", self.test_xs)
         self.tested: list[tuple[float, float]] = []
-        scores = [self.model(x) for x in self.xs]
-        self.initial = (self.trainer.loss(scores, self.ys).data, accuracy(self.scores(), self.ys))
+        self.initial = self._measured()
         self.note: str | None = None
+
+    def load(self, layers: list[dict[str, Any]]) -> None:
+        """Give the network the weights and biases of `layers` (as `layers()` writes them, e.g. read
+        from a model file), and measure the untrained numbers (`initial`) on them afresh."""
+        for layer, saved in zip(self.model.layers, layers, strict=True):
+            for neuron, weights, bias in zip(layer.neurons, saved["weights"], saved["biases"], strict=True):
+                for w, number in zip(neuron.w, weights, strict=True):
+                    w.data = float(number)
+                neuron.b.data = float(bias)
+        self.initial = self._measured()
+
+    def _measured(self) -> tuple[float, float]:
+        scores = [self.model(x) for x in self.xs]
+        return self.trainer.loss(scores, self.ys).data, accuracy(self.scores(), self.ys)
 
     @property
     def steps(self) -> int:
