@@ -660,3 +660,20 @@ def test_a_trained_network_exported_reloads_and_its_python_predicts_as_the_panel
     assert fresh.eval_on_selector(PANEL, "e => e.sgPlayground.frame.layers") == layers
     assert "Imported model.json: a network trained 3 steps" in fresh.text_content(".sg-pg-note")
     assert "features=x1,x2,x1_x2" in fresh.url
+
+
+@pytest.mark.fresh_context
+def test_switching_to_your_engine_trains_in_lively_batches_and_says_so(context, site_url):
+    store_as_passed(context, readers_engine())
+    page = open_playground(context, site_url, query_of(PRESETS["moons"]))
+    page.select_option("select[name=engine]", "yours")
+    page.wait_for_function(f"document.querySelector('{PANEL}').dataset.sgSettings.includes('engine=yours')")
+    page.wait_for_selector(SETTLED)
+    assert page.locator("input[name=batch_size]").input_value() == "20"
+    note = page.text_content(".sg-pg-note")
+    assert note.startswith("Your engine trains on batches of 20 points, to keep it lively")
+    assert "batch_size=20" in page.url
+    page.fill("input[name=batch_size]", "all")
+    page.press("input[name=batch_size]", "Enter")
+    page.wait_for_function(f"document.querySelector('{PANEL}').dataset.sgSettings.includes('batch_size=all')")
+    assert page.locator(".sg-pg-note").is_hidden()

@@ -263,6 +263,7 @@ export class PlaygroundPanel {
     this.#chart.clear();
     this.#show({ frame, grid });
     this.#setState(PANEL_STATE.paused);
+    if (answer.note) this.#showNote(answer.note, "info"); // settings Python changed on the way
     this.#code.update(0);
     if (this.#parts.link) this.#parts.link.href = `${playgroundURL()}?${answer.query}`;
     if (this.full) recordInURL(answer.query, history);

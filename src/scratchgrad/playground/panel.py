@@ -31,6 +31,7 @@ from scratchgrad.playground.settings import (
     Settings,
     SettingsError,
     from_query,
+    lively_for_your_engine,
     preset,
     to_query,
 )
@@ -78,13 +79,16 @@ class PanelSession:
         used (the session keeps no stepper) — for ``engine=yours``, also when a
         piece of the reader's engine is missing or raises — else ``{"problems": {},
         "query": the settings written out in full, "unused": the fields that
-        change nothing here, "view": the data to draw, "frame": …}``.
+        change nothing here, "view": the data to draw, "frame": …}``, and ``"note"``, a sentence
+        to show, when the settings were changed on the way (`lively_for_your_engine`).
         """
+        before = self.stepper.settings if self.stepper is not None else None
         self.stepper = self.engine = self.pace = None
         try:
             settings = from_query(query, preset(preset_name) if preset_name else None)
         except SettingsError as error:
             return _json({"problems": error.problems})
+        settings, lively = lively_for_your_engine(settings, before)
         try:
             self.engine = load_your_engine(json.loads(your_work)) if settings.engine == "yours" else None
             self.stepper = self._new_stepper(settings)
@@ -110,6 +114,7 @@ class PanelSession:
                     "plane": self.stepper.plane(),
                 },
                 "frame": self._frame([]),
+                **({"note": lively} if lively else {}),
             }
         )
 

@@ -52,6 +52,10 @@ SCHEDULES = ("inverse", "linear")
 ENGINES = ("scratchgrad", "yours")
 YOUR_ENGINE_FIXES = ("activation", "loss", "optimizer", "schedule", "decay", "l2")
 """The settings the reader's engine has no say in: its neurons are tanh, its loop plain MSE descent."""
+YOUR_ENGINE_BATCH = 20
+"""The batch a panel switches to with its engine: a reader's engine builds a graph node per ``+`` and
+``*``, so a full batch of 100 moons points trains at about 15 steps a second in CPython (5 to 7 in
+the browser); a batch of 20, at about 80 (25 to 30 in the browser), lively enough to watch."""
 
 MAX_POINTS = 400
 MIN_POINTS = 4
@@ -399,6 +403,23 @@ def _fitted_to_dataset(settings: Settings) -> Settings:
     if settings.dataset == "spiral" and is_whole_number(points) and points % 3 and points >= MIN_POINTS:
         return replace(settings, points=max(2 * 3, 3 * round(points / 3)))  # two points an arm at least
     return settings
+
+
+def lively_for_your_engine(settings: Settings, before: Settings | None) -> tuple[Settings, str | None]:
+    """`settings`, with a batch of `YOUR_ENGINE_BATCH` if they just switched from the book's engine
+    to the reader's (`before` ran the book's) on every point; and the sentence that says so, or None.
+    A batch the reader chose, or ``all`` chosen again while their engine runs, is kept."""
+    switched = before is not None and before.engine != "yours" and settings.engine == "yours"
+    if not switched or settings.batch_size is not None or settings.train_count <= YOUR_ENGINE_BATCH:
+        return settings, None
+    lively = replace(settings, batch_size=YOUR_ENGINE_BATCH)
+    if lively.problems():
+        return settings, None
+    return lively, (
+        f"Your engine trains on batches of {YOUR_ENGINE_BATCH} points, to keep it lively: on all "
+        f"{settings.train_count} points each step builds a graph {settings.train_count // YOUR_ENGINE_BATCH} "
+        "times as large. Set Batch size to all for full batch."
+    )
 
 
 def from_query(query: str, base: Settings | None = None) -> Settings:
