@@ -677,3 +677,42 @@ def test_switching_to_your_engine_trains_in_lively_batches_and_says_so(context, 
     page.press("input[name=batch_size]", "Enter")
     page.wait_for_function(f"document.querySelector('{PANEL}').dataset.sgSettings.includes('batch_size=all')")
     assert page.locator(".sg-pg-note").is_hidden()
+
+
+def test_each_hidden_neurons_map_is_what_cpython_computes_and_its_formula_is_shown(context, site_url):
+    settings = Settings(points=40, hidden=(3, 2), features=("x1", "x2", "x1_x2"))
+    page = open_playground(context, site_url, query_of(settings))
+    for steps in (1, 2):
+        page.click(".sg-pg-step")
+        page.wait_for_function(f"document.querySelector('{PANEL}').dataset.sgSteps === '{steps}'")
+    page.wait_for_function(f"(e => e.dataset.sgDrawnSteps === '2')(document.querySelector('{PANEL}'))")
+    drawn = page.eval_on_selector(
+        PANEL,
+        """e => { const p = e.sgPlayground;
+                  return {layers: p.frame.layers, plane: p.view.plane, resolution: p.grid.resolution,
+                          maps: p.grid.neurons.map(layer => layer.map(map => Array.from(map)))}; }""",
+    )
+    assert [len(layer) for layer in drawn["maps"]] == [3, 2]
+    model = model_with(drawn["layers"])
+    x_min, x_max, y_min, y_max = drawn["plane"]
+    n, half = drawn["resolution"], drawn["resolution"] // 2
+    for r in range(0, half, 4):
+        for c in range(0, half, 4):
+            row, column = 2 * r + 1, 2 * c + 1
+            point = [x_min + (column + 0.5) * (x_max - x_min) / n, y_max - (row + 0.5) * (y_max - y_min) / n]
+            first = [
+                neuron(featured([point], settings.features)[0]).data for neuron in model.layers[0].neurons
+            ]
+            second = [neuron(first).data for neuron in model.layers[1].neurons]
+            for layer, outputs in enumerate((first, second)):
+                for j, value in enumerate(outputs):
+                    assert drawn["maps"][layer][j][r * half + c] == pytest.approx(value, rel=1e-6, abs=1e-6)
+
+    assert page.locator(".sg-pg-network-neuron").count() == 5
+    assert page.locator(".sg-pg-network-lines line").count() == 3 * 3 + 2 * 3
+    page.focus(".sg-pg-network-neuron >> nth=3")
+    formula = page.text_content(".sg-pg-network-formula")
+    w = drawn["layers"][1]["weights"][0]
+    assert formula.startswith("Layer 2, o₁ = tanh(")
+    assert f"{abs(w[2]):.2f}·o₃" in formula
+    assert page.get_attribute(".sg-pg-network-neuron >> nth=3", "aria-label") == formula

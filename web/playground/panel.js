@@ -17,6 +17,7 @@ import { CodeView } from "./code-view.js";
 import { SettingsForm } from "./controls.js";
 import { formatLoss, LossChart } from "../shared/loss-chart.js";
 import { buildModelFiles, save } from "./model-files.js";
+import { NetworkView } from "./network-view.js";
 import { buildPanelLayout } from "./panel-layout.js";
 import { allows, PANEL_STATE, stateText } from "./panel-states.js";
 import { describePace, describeRate, RateMeter } from "./rate-meter.js";
@@ -36,6 +37,7 @@ export class PlaygroundPanel {
   #form = null;
   #code = null;
   #files = null; // Export / Import (the full panel)
+  #network = null; // the neurons' maps and the weights (the full panel)
   #yourWork = null; // the reader's passing exercise code (JSON) while engine=yours, else null
   #boundary;
   #chart;
@@ -87,6 +89,12 @@ export class PlaygroundPanel {
         onImport: (text, name) => this.importModel(text, name),
       });
       this.#code.element.before(this.#files.element);
+      const features = PLAYGROUND_DESCRIPTION.fields.find((field) => field.name === "features");
+      this.#network = new NetworkView(
+        Object.fromEntries(features.choices.map((name, i) => [name, features.written[i]])),
+      );
+      this.#network.element.hidden = true;
+      this.#parts.boundary.closest(".sg-pg-views").append(this.#network.element);
     }
     this.#form.fill(PLAYGROUND_DESCRIPTION.presets[this.#presetName()] ?? "");
     this.#form.fill(this.#initialQuery()); // what start() will configure: the settings shown while Python loads
@@ -306,6 +314,7 @@ export class PlaygroundPanel {
     this.#view = this.#frame = this.#grid = null;
     this.#boundary.setData(null);
     this.#boundary.draw(null, null);
+    this.#network?.draw(null, null, null);
     this.#chart.clear();
     this.#chart.draw();
     const { stats } = this.#parts;
@@ -348,6 +357,7 @@ export class PlaygroundPanel {
       this.#drawRequested = false;
       if (this.#state === PANEL_STATE.disposed) return;
       this.#boundary.draw(this.#frame, this.#grid);
+      this.#network?.draw(this.#frame, this.#grid, this.#view?.features);
       this.#chart.draw();
       this.#parts.boundary.setAttribute("aria-label", describeBoundary(this.#view, this.#frame));
       this.element.dataset.sgDrawnSteps = this.#frame.steps;

@@ -46,8 +46,16 @@ export function featured(names, [x1, x2]) {
 
 /** The network's outputs for one point `x`: an array with one number per output neuron. */
 export function forward(layers, x) {
+  return forwardThrough(layers, x, null);
+}
+
+/**
+ * `forward`, handing every hidden layer's outputs to `seeHidden(layerIndex, outputs)` on the way
+ * (the neuron maps read them): one forward pass for the picture and the maps alike.
+ */
+function forwardThrough(layers, x, seeHidden) {
   let inputs = x;
-  for (const { activation, weights, biases } of layers) {
+  for (const [index, { activation, weights, biases }] of layers.entries()) {
     const act = ACTIVATIONS[activation];
     if (!act) throw new Error(`the playground cannot draw the activation ${JSON.stringify(activation)}`);
     const outputs = new Array(weights.length);
@@ -57,6 +65,7 @@ export function forward(layers, x) {
       for (let i = 0; i < row.length; i += 1) sum += row[i] * inputs[i];
       outputs[j] = act(biases[j] + sum);
     }
+    if (seeHidden && index < layers.length - 1) seeHidden(index, outputs);
     inputs = outputs;
   }
   return inputs;
@@ -88,22 +97,33 @@ export function cellCentre([xMin, xMax, yMin, yMax], resolution, row, column) {
 }
 
 /**
- * The whole grid, row by row from the top: {resolution, classes: Uint8Array, strength: Float32Array}.
- * A cell whose output is not a number (a diverged network) gets class 255 and strength 0.
+ * The whole grid, row by row from the top: {resolution, classes: Uint8Array, strength: Float32Array,
+ * neurons}. A cell whose output is not a number (a diverged network) gets class 255 and strength 0.
+ * `neurons` is what every hidden neuron outputs over the plane, on a grid of half the resolution:
+ * neurons[layer][neuron] is a Float32Array, row by row from the top, whose cell (r, c) is the
+ * picture's cell (2r + 1, 2c + 1), read off the same forward pass.
  */
 export function boundaryGrid(layers, plane, features = ["x1", "x2"], resolution = GRID_RESOLUTION) {
   const cells = resolution * resolution;
   const classes = new Uint8Array(cells);
   const strength = new Float32Array(cells);
+  const half = resolution / 2;
+  const neurons = layers.slice(0, -1).map(({ biases }) => biases.map(() => new Float32Array(half * half)));
+  let mapCell = 0;
+  const seeHidden = (layer, outputs) => {
+    for (let j = 0; j < outputs.length; j += 1) neurons[layer][j][mapCell] = outputs[j];
+  };
   for (let row = 0; row < resolution; row += 1) {
     for (let column = 0; column < resolution; column += 1) {
       const cell = row * resolution + column;
       const inputs = featured(features, cellCentre(plane, resolution, row, column));
-      const [predicted, sure] = classify(forward(layers, inputs));
+      const mapped = row % 2 === 1 && column % 2 === 1; // the centre of a 2 × 2 block of cells
+      mapCell = ((row - 1) / 2) * half + (column - 1) / 2;
+      const [predicted, sure] = classify(forwardThrough(layers, inputs, mapped ? seeHidden : null));
       const known = Number.isFinite(sure);
       classes[cell] = known ? predicted : 255;
       strength[cell] = known ? sure : 0;
     }
   }
-  return { resolution, classes, strength };
+  return { resolution, classes, strength, neurons };
 }

@@ -1,0 +1,177 @@
+// Inside the network: every hidden neuron's output over the plane, and the weights between them.
+//
+// As TensorFlow Playground draws it: a column per layer, a small map per hidden neuron (blue where
+// its output is positive, orange where negative, pale near 0; the worker reads the maps off the
+// picture's own forward pass, web/worker/boundary.js), and a line per weight whose width is its
+// size and whose colour is its sign. Each neuron can be focused (Tab) or hovered: the line below
+// the diagram then writes its formula with the current numbers. Inputs are the features it is
+// given; hidden outputs are o (the notation's neuron output, docs/notation.md).
+
+import { rgba, themeColors } from "../shared/canvas.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+export class NetworkView {
+  element;
+  #columns;
+  #lines;
+  #formula;
+  #shape = "";
+  #tiles = []; // per hidden layer, per neuron: {tile, canvas}
+  #inputs = [];
+  #frame = null;
+  #focused = null; // [layer, neuron] whose formula is shown
+  #written; // feature name → how it is written (scratchgrad.features, through the settings' description)
+
+  /** @param {Record<string, string>} written how each feature is written, by name (x1_sq → x₁²) */
+  constructor(written) {
+    this.#written = written;
+    this.element = document.createElement("figure");
+    this.element.className = "sg-pg-figure sg-pg-network";
+    const stage = document.createElement("div");
+    stage.className = "sg-pg-network-stage";
+    this.#lines = document.createElementNS(SVG, "svg");
+    this.#lines.setAttribute("class", "sg-pg-network-lines");
+    this.#lines.setAttribute("aria-hidden", "true");
+    this.#columns = document.createElement("div");
+    this.#columns.className = "sg-pg-network-columns";
+    stage.append(this.#lines, this.#columns);
+    this.#formula = document.createElement("figcaption");
+    this.#formula.className = "sg-pg-network-formula";
+    this.#formula.setAttribute("aria-live", "polite");
+    this.#formula.textContent = "Each hidden neuron over the plane; focus or point at one for its formula";
+    this.element.append(stage, this.#formula);
+  }
+
+  /** Draw the network of `frame.layers` given the features `names`, with the maps of `grid.neurons`. */
+  draw(frame, grid, names) {
+    this.#frame = frame;
+    const layers = frame?.layers ?? [];
+    this.element.hidden = !grid?.neurons || layers.length < 2 || !names;
+    if (this.element.hidden) return;
+    const shape = JSON.stringify([names, layers.map((layer) => layer.biases.length)]);
+    if (shape !== this.#shape) this.#build(names, layers, shape);
+    const colors = themeColors(this.element);
+    grid.neurons.forEach((maps, layer) =>
+      maps.forEach((map, neuron) => paint(this.#tiles[layer][neuron].canvas, map, layers[layer].activation, colors)),
+    );
+    this.#drawLines(layers, colors);
+    if (this.#focused) this.#showFormula(...this.#focused);
+  }
+
+  #build(names, layers, shape) {
+    this.#shape = shape;
+    this.#columns.replaceChildren();
+    const widest = Math.max(...layers.slice(0, -1).map((layer) => layer.biases.length));
+    this.element.classList.toggle("sg-pg-network--dense", widest > 8); // smaller maps: the column fits
+    this.#inputs = names.map((name) => {
+      const tile = document.createElement("span");
+      tile.className = "sg-pg-network-input";
+      tile.textContent = this.#written[name] ?? name;
+      return tile;
+    });
+    this.#columns.append(column("Inputs", this.#inputs));
+    this.#tiles = layers.slice(0, -1).map((layer, index) => {
+      const tiles = layer.biases.map((_, neuron) => {
+        const tile = document.createElement("span");
+        tile.className = "sg-pg-network-neuron";
+        tile.tabIndex = 0;
+        tile.setAttribute("role", "img");
+        const canvas = document.createElement("canvas");
+        tile.append(canvas);
+        const show = () => {
+          this.#focused = [index, neuron];
+          this.#showFormula(index, neuron);
+        };
+        tile.addEventListener("focus", show);
+        tile.addEventListener("mouseenter", show);
+        return { tile, canvas };
+      });
+      this.#columns.append(
+        column(
+          `Layer ${index + 1}`,
+          tiles.map(({ tile }) => tile),
+        ),
+      );
+      return tiles;
+    });
+  }
+
+  /** The formula of hidden neuron `neuron` of layer `layer`, with the current numbers. */
+  formula(layer, neuron) {
+    const { activation, weights, biases } = this.#frame.layers[layer];
+    const inputs =
+      layer === 0 ? this.#inputs.map((tile) => tile.textContent) : weights[neuron].map((_, i) => `o${sub(i + 1)}`);
+    const terms = weights[neuron].map((w, i) => `${w < 0 ? "−" : "+"} ${Math.abs(w).toFixed(2)}·${inputs[i]}`);
+    const inside = `${biases[neuron].toFixed(2).replace("-", "−")} ${terms.join(" ")}`;
+    const name = `o${sub(neuron + 1)}`;
+    return `Layer ${layer + 1}, ${name} = ${activation === "linear" ? `${inside}` : `${activation}(${inside})`}`;
+  }
+
+  #showFormula(layer, neuron) {
+    if (!this.#tiles[layer]?.[neuron]) return;
+    const text = this.formula(layer, neuron);
+    this.#formula.textContent = text;
+    this.#tiles[layer][neuron].tile.setAttribute("aria-label", text);
+  }
+
+  #drawLines(layers, colors) {
+    const box = this.#columns.getBoundingClientRect();
+    this.#lines.setAttribute("viewBox", `0 0 ${box.width} ${box.height}`);
+    const centre = (element, side) => {
+      const rect = element.getBoundingClientRect();
+      return [side === "right" ? rect.right - box.left : rect.left - box.left, rect.top - box.top + rect.height / 2];
+    };
+    const columns = [this.#inputs, ...this.#tiles.map((tiles) => tiles.map(({ tile }) => tile))];
+    const largest = Math.max(1e-9, ...layers.slice(0, -1).flatMap((layer) => layer.weights.flat().map(Math.abs)));
+    const paths = [];
+    for (let layer = 0; layer < columns.length - 1; layer += 1) {
+      layers[layer].weights.forEach((row, j) =>
+        row.forEach((w, i) => {
+          const [x1, y1] = centre(columns[layer][i], "right");
+          const [x2, y2] = centre(columns[layer + 1][j], "left");
+          const width = 0.5 + 3.5 * Math.min(1, Math.abs(w) / largest);
+          const colour = w >= 0 ? colors.classes[1] : colors.classes[0];
+          paths.push(
+            `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${colour}" stroke-width="${width.toFixed(2)}" stroke-opacity="0.7"/>`,
+          );
+        }),
+      );
+    }
+    this.#lines.innerHTML = paths.join("");
+  }
+}
+
+function column(title, tiles) {
+  const element = document.createElement("div");
+  element.className = "sg-pg-network-column";
+  const heading = document.createElement("span");
+  heading.className = "sg-pg-network-heading";
+  heading.textContent = title;
+  element.append(heading, ...tiles);
+  return element;
+}
+
+/** One neuron's map: blue where its output is above 0, orange below, pale near 0. */
+function paint(canvas, map, activation, colors) {
+  const size = Math.round(Math.sqrt(map.length));
+  if (canvas.width !== size) canvas.width = canvas.height = size;
+  const context = canvas.getContext("2d");
+  const pixels = context.createImageData(size, size);
+  const background = rgba(colors.background);
+  const [negative, positive] = [rgba(colors.classes[0]), rgba(colors.classes[1])];
+  let scale = 1;
+  if (activation !== "tanh" && activation !== "sigmoid") for (const v of map) scale = Math.max(scale, Math.abs(v) || 0);
+  for (let cell = 0; cell < map.length; cell += 1) {
+    const v = activation === "sigmoid" ? 2 * map[cell] - 1 : map[cell] / scale;
+    const share = Number.isFinite(v) ? Math.min(1, Math.abs(v)) : 0;
+    const tint = v >= 0 ? positive : negative;
+    for (let c = 0; c < 3; c += 1) pixels.data[4 * cell + c] = background[c] + (tint[c] - background[c]) * share;
+    pixels.data[4 * cell + 3] = 255;
+  }
+  context.putImageData(pixels, 0, 0);
+}
+
+function sub(number) {
+  return String(number).replace(/\d/g, (digit) => "₀₁₂₃₄₅₆₇₈₉"[digit]);
+}
