@@ -317,3 +317,26 @@ def test_the_books_operations_grafted_on_a_readers_value_are_named_once():
     printed = blocks.run_block(code, "<b>", blocks.new_namespace(), capture=True, engine=engine).printed
     assert printed.count("(log: the book's, on your Value: no exercise asks you to write it)") == 1
     assert engine.grafted == {"log", "relu", "sigmoid"}
+
+
+def test_the_readers_engine_trains_the_moons_beyond_four_points():
+    """Past Training the reader's engine goes on: the moons block is their Value, MLP and train."""
+    page, marker = "beyond-four-points", "textbook_nn.train(story_net"
+    codes = [fence.body for fence in page_fences(f"{page}.md") if fence.runnable]
+    block = next(n for n, code in enumerate(codes) if marker in code)
+    told = [piece["id"] for piece in describe(page, codes[: block + 1])]
+    assert {"local-derivatives", "backward", "accumulate", "mlp", "training"} <= set(told)
+
+    def trained(passed: dict[str, str] | None) -> str:
+        engine = None if passed is None else ReaderEngine.load(page, passed)
+        filename = blocks.block_filename(page, block)
+        return blocks.run_block(
+            codes[block], filename, blocks.new_namespace(), capture=True, engine=engine
+        ).printed
+
+    book = trained(None)
+    assert book.endswith("training points on their own side: 40 of 40\n")
+    assert trained(ACCUMULATING) == book
+    uphill = trained({**ACCUMULATING, "training": by_id("training").wrong_source("uphill")})
+    assert uphill.splitlines()[0] == book.splitlines()[0]  # the same start: the book's weights
+    assert not uphill.endswith("40 of 40\n")
