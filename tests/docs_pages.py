@@ -27,11 +27,16 @@ _OPENING = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 @dataclass(frozen=True)
 class Fence:
     """One fenced code block: its info string (``python run graph="L"``) and its body, dedented;
-    `collapsed` when it sits inside a collapsed admonition (``??? sg-book``), hidden until opened."""
+    `hidden_in`, when it sits inside a collapsed admonition (``??? sg-book``, hidden until opened),
+    the line number of the outermost such admonition: blocks with the same number open together."""
 
     info: str
     body: str
-    collapsed: bool = False
+    hidden_in: int | None = None
+
+    @property
+    def collapsed(self) -> bool:
+        return self.hidden_in is not None
 
     @property
     def language(self) -> str:
@@ -53,7 +58,7 @@ def fenced_blocks(markdown: str) -> list[Fence]:
     inside a longer one (a Markdown example of a runnable block) is text of the outer block.
     """
     blocks, lines, i = [], markdown.splitlines(), 0
-    admonitions: list[tuple[int, bool]] = []  # (indent, collapsed) of the admonitions around line i
+    admonitions: list[tuple[int, int | None]] = []  # (indent, line if collapsed) of those around line i
     while i < len(lines):
         line = lines[i]
         indent = len(line) - len(line.lstrip())
@@ -61,7 +66,7 @@ def fenced_blocks(markdown: str) -> list[Fence]:
             while admonitions and indent <= admonitions[-1][0]:
                 admonitions.pop()
             if _ADMONITION.match(line):
-                admonitions.append((indent, line.lstrip().startswith("??? ")))
+                admonitions.append((indent, i + 1 if line.lstrip().startswith("??? ") else None))
         opening = _OPENING.match(line)
         i += 1
         if not opening:
@@ -73,8 +78,8 @@ def fenced_blocks(markdown: str) -> list[Fence]:
             body.append(lines[i])
             i += 1
         i += 1
-        collapsed = any(hidden for _, hidden in admonitions)
-        blocks.append(Fence(opening["info"].strip(), textwrap.dedent("\n".join(body)), collapsed))
+        hidden_in = next((at for _, at in admonitions if at is not None), None)
+        blocks.append(Fence(opening["info"].strip(), textwrap.dedent("\n".join(body)), hidden_in))
     return blocks
 
 

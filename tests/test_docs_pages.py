@@ -43,3 +43,4 @@ def test_a_fence_in_a_collapsed_admonition_is_collapsed_and_one_in_an_open_one_i
         '???+ info "Open"\n\n    ```python run\n    c = 1\n    ```\n'
     )
     assert [fence.collapsed for fence in fenced_blocks(markdown)] == [True, False, False]
+    assert fenced_blocks(markdown)[0].hidden_in == 1  # the line of its admonition
