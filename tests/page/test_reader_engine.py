@@ -69,6 +69,8 @@ def test_blocks_that_import_a_stage_with_a_stand_in_and_those_below_can_run_on_t
     assert describe("neurons-layers-mlp", ["from scratchgrad.stages.textbook_nn import MLP"])
     assert not describe("training", ["from scratchgrad.nn import MLP"])
     assert not describe("value-object", ["from scratchgrad.stages.closures import Value"])
+    package = "from scratchgrad import Value"
+    assert not describe("automatic-backward", [made, package, "print(Value(1.0) * 2)"])  # rebound: the book's
 
 
 def test_the_page_is_told_each_piece_in_the_order_of_the_story():
@@ -340,3 +342,12 @@ def test_the_readers_engine_trains_the_moons_beyond_four_points():
     uphill = trained({**ACCUMULATING, "training": by_id("training").wrong_source("uphill")})
     assert uphill.splitlines()[0] == book.splitlines()[0]  # the same start: the book's weights
     assert not uphill.endswith("40 of 40\n")
+
+
+def test_the_networks_check_on_a_readers_wrong_network_names_what_to_fix():
+    no_bias = {**ACCUMULATING, "mlp": SOLUTIONS["mlp"].replace("return self.w + [self.b]", "return self.w")}
+    outcome = run_page_until("neurons-layers-mlp", no_bias, "package_model = scratchgrad.MLP")
+    assert said(outcome) == (
+        "AssertionError: the textbook MLP(3, [4, 4, 1]) lists 32 parameters, the package's 41: "
+        "parameters() must give every weight and every bias (the exercise of this chapter)"
+    )

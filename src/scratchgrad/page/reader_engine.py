@@ -257,6 +257,8 @@ def describe(page: str, codes: list[str]) -> list[dict[str, str]]:
         on_yours = bool(stages) or bool(read & yours)
         if on_yours:
             yours |= bound
+        else:  # rebound by the book's engine (the package's Value): no longer the reader's
+            yours -= bound
         for stage in stages:
             for piece in pieces_on(page, stage):
                 wanted[piece.id] = piece
