@@ -33,6 +33,7 @@ REUSED = 6  # accumulating-gradients: y = a·b + a, on the reader's own engine w
 WALK, NUDGE_CHECK = 4, 5  # backprop-by-hand: backprop_by_hand(a, b, c, f, e, d, L), drawn; then nudging
 WRONG_ORDER = 4  # accumulating-gradients: the diamond's graph, with the "wrong order" switch
 STORY_TRAINING = 5  # training: the story's network trained by train()
+STORY_MOONS = 8  # beyond-four-points: the story's network trained on the moons by train()
 WRONG_WALK = {**SOLUTIONS, "backprop-by-hand": by_id("backprop-by-hand").wrong_source("swapped-product")}
 """A reader whose walk gives each factor of a product its own value: dL/dd = d = 4 where f = -2 belongs."""
 UPHILL = {**ACCUMULATING, "training": by_id("training").wrong_source("uphill")}
@@ -264,6 +265,19 @@ def test_the_readers_training_loop_trains_the_storys_network(watched, site_url):
     assert ran.rstrip().endswith("to 1e-9: False")
     seed(page, ACCUMULATING)
     assert run_from_top(page, STORY_TRAINING)["printed"].rstrip().endswith("to 1e-9: True")
+    page.close()
+
+
+def test_the_readers_engine_trains_the_moons_past_training(watched, site_url):
+    page = open_page(watched, page_url(site_url, "beyond-four-points.md"))
+    seed(page, UPHILL)
+    choose(page, "my engine")
+    built = block_result(page, STORY_MOONS)["printed"]
+    assert built.rstrip().endswith("40 of 40")
+    run_block(page, STORY_MOONS)  # alone: the block makes its own data
+    ran = block_result(page, STORY_MOONS)["printed"]
+    assert ran.splitlines()[0] == built.splitlines()[0]  # the same start: the book's weights
+    assert not ran.rstrip().endswith("40 of 40")  # the reader's loop, uphill
     page.close()
 
 
