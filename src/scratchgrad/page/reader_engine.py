@@ -32,7 +32,8 @@ The rules, owned here and nowhere else:
   the Value on (the story's chapters are those of the exercises, in their order), and every block
   below it that reads a name such a block binds (its Values, a function made of them, a model), and
   so on down the page. A block below that uses only the package runs on the book's engine and is
-  not marked as the reader's.
+  not marked as the reader's; the names it binds (``from scratchgrad import Value``) are then the
+  book's for the blocks below it too.
 
 Example:
     >>> from scratchgrad.exercises.registry import by_id
