@@ -20,15 +20,23 @@ sys.path.insert(0, str(ROOT / "hooks"))  # the build's own rules, as the hooks i
 
 from helpers import site_urls  # noqa: E402
 
+_ADMONITION = re.compile(r"^[ \t]*(\?\?\?\+?|!!!|===) ")
 _OPENING = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 
 
 @dataclass(frozen=True)
 class Fence:
-    """One fenced code block: its info string (``python run graph="L"``) and its body, dedented."""
+    """One fenced code block: its info string (``python run graph="L"``) and its body, dedented;
+    `hidden_in`, when it sits inside a collapsed admonition (``??? sg-book``, hidden until opened),
+    the line number of the outermost such admonition: blocks with the same number open together."""
 
     info: str
     body: str
+    hidden_in: int | None = None
+
+    @property
+    def collapsed(self) -> bool:
+        return self.hidden_in is not None
 
     @property
     def language(self) -> str:
@@ -50,8 +58,16 @@ def fenced_blocks(markdown: str) -> list[Fence]:
     inside a longer one (a Markdown example of a runnable block) is text of the outer block.
     """
     blocks, lines, i = [], markdown.splitlines(), 0
+    admonitions: list[tuple[int, int | None]] = []  # (indent, line if collapsed) of those around line i
     while i < len(lines):
-        opening = _OPENING.match(lines[i])
+        line = lines[i]
+        indent = len(line) - len(line.lstrip())
+        if line.strip():
+            while admonitions and indent <= admonitions[-1][0]:
+                admonitions.pop()
+            if _ADMONITION.match(line):
+                admonitions.append((indent, i + 1 if line.lstrip().startswith("??? ") else None))
+        opening = _OPENING.match(line)
         i += 1
         if not opening:
             continue
@@ -62,7 +78,8 @@ def fenced_blocks(markdown: str) -> list[Fence]:
             body.append(lines[i])
             i += 1
         i += 1
-        blocks.append(Fence(opening["info"].strip(), textwrap.dedent("\n".join(body))))
+        hidden_in = next((at for _, at in admonitions if at is not None), None)
+        blocks.append(Fence(opening["info"].strip(), textwrap.dedent("\n".join(body)), hidden_in))
     return blocks
 
 

@@ -1,12 +1,13 @@
 """Readers' work as the exercises store it, for the tests of "Run with: my engine": piece id → code.
 
 One definition for the unit tests (tests/page/test_reader_engine.py) and the browser's
-(tests/browser/test_run_with_my_engine.py), so both mean the same three readers.
+(tests/browser/test_run_with_my_engine.py), so both mean the same four readers.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from scratchgrad.exercises.registry import EXERCISES
 
@@ -20,3 +21,12 @@ ACCUMULATING = {
     "local-derivatives": re.sub(r"\.grad = (?=.*out\.grad)", ".grad += ", SOLUTIONS["local-derivatives"]),
 }
 """A correct engine: shares added (+=) from the first rules on."""
+LEARNER = {
+    **SOLUTIONS,
+    **{
+        piece.stem.replace("_", "-"): piece.read_text(encoding="utf-8")
+        for piece in (Path(__file__).parent / "learner_engine").glob("*.py")
+    },
+}
+"""A correct engine in a learner's own style (tests/learner_engine/): children in a tuple, other names,
+integer seeds, a plain "**" label, rules written with = until the += fix; every piece passes its checks."""

@@ -34,3 +34,13 @@ def test_page_urls_follow_mkdocs_directory_urls(tmp_path):
     assert page_url("http://h/", "part/index.md") == "http://h/part/"
     assert built_page(tmp_path, "index.md") == tmp_path / "index.html"
     assert built_page(tmp_path, "part/chain-rule.md") == tmp_path / "part" / "chain-rule" / "index.html"
+
+
+def test_a_fence_in_a_collapsed_admonition_is_collapsed_and_one_in_an_open_one_is_not():
+    markdown = (
+        '??? sg-book "The book\'s version"\n\n    ```python run\n    a = 1\n    ```\n\n'
+        "```python run\nb = a\n```\n\n"
+        '???+ info "Open"\n\n    ```python run\n    c = 1\n    ```\n'
+    )
+    assert [fence.collapsed for fence in fenced_blocks(markdown)] == [True, False, False]
+    assert fenced_blocks(markdown)[0].hidden_in == 1  # the line of its admonition

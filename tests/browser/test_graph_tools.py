@@ -259,7 +259,7 @@ def switch_on(context, site_url, source: str, bug: str, label: str):
 
 def test_the_wrong_order_switch_shows_minus_12_and_8_where_6_and_minus_4_belong(context, site_url):
     label = "Walk from the output, not in topological order"
-    page, runnable, bugged = switch_on(context, site_url, "automatic-backward.md", "wrong-order", label)
+    page, runnable, bugged = switch_on(context, site_url, "accumulating-gradients.md", "wrong-order", label)
     wrong = bugged.locator("g.node[data-sg-check]")
     assert wrong.evaluate_all(VERDICTS) == {
         "a": "wrong",
@@ -288,7 +288,7 @@ def test_the_recursive_switch_raises_recursion_error_where_the_iterative_walk_fi
     page, runnable, bugged = switch_on(context, site_url, "automatic-backward.md", "recursive", label)
     assert "RecursionError: maximum recursion depth exceeded" in bugged.inner_text()
     right = runnable.locator(".sg-result:not(.sg-result--bug) .sg-output").inner_text()
-    assert "dloss/dx3 = 6.0" in right
+    assert "dloss/dx3 = 2.0" in right
     assert "Error" not in right
     shoot_switch(page, runnable, "recursive")
 

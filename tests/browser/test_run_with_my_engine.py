@@ -16,6 +16,7 @@ from pages import (
     open_page,
     page_url,
     read_text,
+    run_block,
     runs_of,
     wait_for_runs,
 )
@@ -27,10 +28,12 @@ from scratchgrad.exercises.registry import by_id
 SWAPPED = {**SOLUTIONS, "local-derivatives": by_id("local-derivatives").wrong_source("product-not-swapped")}
 """A deliberately wrong engine: each factor of a product gets its own value as its gradient."""
 NEURON = 3  # chain-rule: the neuron o = tanh(x1·w1 + x2·w2 + b), drawn
-REUSED = 2  # accumulating-gradients: y = a·b + a, on the reader's own engine
+ON_EQUALS = 0  # accumulating-gradients: the diamond and a sum of squares on the = stage
+REUSED = 6  # accumulating-gradients: y = a·b + a, on the reader's own engine with the fix
 WALK, NUDGE_CHECK = 4, 5  # backprop-by-hand: backprop_by_hand(a, b, c, f, e, d, L), drawn; then nudging
-WRONG_ORDER = 4  # automatic-backward: the diamond's graph, with the "wrong order" switch
+WRONG_ORDER = 4  # accumulating-gradients: the diamond's graph, with the "wrong order" switch
 STORY_TRAINING = 5  # training: the story's network trained by train()
+STORY_MOONS = 8  # beyond-four-points: the story's network trained on the moons by train()
 WRONG_WALK = {**SOLUTIONS, "backprop-by-hand": by_id("backprop-by-hand").wrong_source("swapped-product")}
 """A reader whose walk gives each factor of a product its own value: dL/dd = d = 4 where f = -2 belongs."""
 UPHILL = {**ACCUMULATING, "training": by_id("training").wrong_source("uphill")}
@@ -163,16 +166,21 @@ def test_the_choice_is_kept_for_the_next_page_with_pieces_not_passed_named(accum
     assert "“backward()”" in books
 
 
-def test_the_readers_natural_rules_lose_a_share_on_a_reused_node(accumulating):
+def test_the_readers_natural_rules_lose_a_share_on_a_reused_node_and_the_books_fix_adds_it(accumulating):
     seed(accumulating, NATURAL)
-    ran = run_from_top(accumulating, REUSED)
-    assert ran["printed"].startswith("dy/da = -3 ")
-    verdicts = checked_nodes(accumulating, REUSED)
-    assert verdicts["a"] == "wrong"
-    label = (
-        block(accumulating, REUSED).locator('g.node[data-sg-node="a"] .sg-check-label').first.text_content()
-    )
+    run_block(accumulating, ON_EQUALS)  # the page's first block: nothing above it to run
+    ran = block_result(accumulating, ON_EQUALS)
+    assert ran["printed"].startswith("with = :  dL/da = 18.0  dL/db = -12.0")
+    assert "dloss/dx3 = 3.0" in ran["printed"]
+    assert run_from_top(accumulating, REUSED)["printed"].startswith("dy/da = -2 ")
+    block(accumulating, REUSED).get_by_role("switch").check()
+    bug = block(accumulating, REUSED).locator(":scope > .sg-result--bug")
+    bug.locator("xpath=self::*[@data-sg-runs='1']").wait_for()
+    figure = bug.locator(".sg-graph").first
+    figure.get_by_role("button", name="Check gradients").click()
+    label = figure.locator('g.node[data-sg-node="a"] .sg-check-label').first.text_content()
     assert label == "✗ expected −2.0, got −3.0"
+    block(accumulating, REUSED).get_by_role("switch").uncheck()
 
 
 def test_an_engine_that_adds_sees_what_equals_would_do_to_it(accumulating):
@@ -230,7 +238,7 @@ def test_the_readers_walk_by_hand_fills_the_chapters_graph_with_its_own_numbers(
 
 
 def test_the_wrong_order_switch_reaches_the_readers_values(watched, site_url):
-    page = open_page(watched, page_url(site_url, "automatic-backward.md"))
+    page = open_page(watched, page_url(site_url, "accumulating-gradients.md"))
     seed(page, ACCUMULATING)
     choose(page, "my engine")  # as the reader does: this test may run alone, without the ones that chose it
     assert page.get_by_role("radio", name="my engine").is_checked()
@@ -257,6 +265,19 @@ def test_the_readers_training_loop_trains_the_storys_network(watched, site_url):
     assert ran.rstrip().endswith("to 1e-9: False")
     seed(page, ACCUMULATING)
     assert run_from_top(page, STORY_TRAINING)["printed"].rstrip().endswith("to 1e-9: True")
+    page.close()
+
+
+def test_the_readers_engine_trains_the_moons_past_training(watched, site_url):
+    page = open_page(watched, page_url(site_url, "beyond-four-points.md"))
+    seed(page, UPHILL)
+    choose(page, "my engine")
+    built = block_result(page, STORY_MOONS)["printed"]
+    assert built.rstrip().endswith("40 of 40")
+    run_block(page, STORY_MOONS)  # alone: the block makes its own data
+    ran = block_result(page, STORY_MOONS)["printed"]
+    assert ran.splitlines()[0] == built.splitlines()[0]  # the same start: the book's weights
+    assert not ran.rstrip().endswith("40 of 40")  # the reader's loop, uphill
     page.close()
 
 

@@ -24,13 +24,16 @@ The rules, owned here and nowhere else:
   them (`scratchgrad.exercises.runner.load_pieces`): the reader's passing code of a piece, the
   book's (the reference solution) for a piece not passed yet. One exception keeps the story's
   order: `FIXES` — the ``accumulate`` exercise rewrites the rules the reader wrote earlier, so it
-  joins the engine only on the pages after its chapter; on "The += bug" and before it, the
-  reader's rules run as they wrote them.
+  joins the engine from its chapter on; before "The += bug" the reader's rules run as they wrote
+  them (``=``, as the book's stage of those chapters, `overwrite_bug`, does). On "The += bug" the
+  ``=`` stage is the reader's rules as they wrote them and the closure stage their fix (the
+  book's until they pass it), so "with =" and "with +=" are true of what runs.
 * **Which blocks**, `describe`: a block that imports a stage with a stand-in, on a chapter from
   the Value on (the story's chapters are those of the exercises, in their order), and every block
   below it that reads a name such a block binds (its Values, a function made of them, a model), and
   so on down the page. A block below that uses only the package runs on the book's engine and is
-  not marked as the reader's.
+  not marked as the reader's; the names it binds (``from scratchgrad import Value``) are then the
+  book's for the blocks below it too.
 
 Example:
     >>> from scratchgrad.exercises.registry import by_id
@@ -87,7 +90,7 @@ CHAPTERS: tuple[str, ...] = tuple(dict.fromkeys(exercise.chapter for exercise in
 """The story's chapters that have exercises, in the order of the story."""
 
 FIXES = ("accumulate",)
-"""Exercises that rewrite what the reader wrote before: in the engine only after their chapter."""
+"""Exercises that rewrite what the reader wrote before: in the engine only from their chapter on."""
 
 LOAD_TIME_LIMIT = 10.0
 """Seconds the reader's pieces may take to load (a loop that never ends at load time stops)."""
@@ -193,7 +196,7 @@ STAGES: tuple[Stage, ...] = (
     ),
     Stage(
         "scratchgrad.stages.overwrite_bug",
-        {"Value": "Value"},
+        {"Value": "Value", "topological_order_recursive": "topological_order"},
         _CLOSURE_PIECES,
         starts="local-derivatives",
         bug="overwrite",
@@ -220,7 +223,7 @@ def pieces_on(page: str, stage: Stage) -> list[Exercise]:
     if CHAPTERS.index(by_id(stage.starts).chapter) > here:
         return []
     pieces = [by_id(piece) for piece in stage.pieces]
-    own = [piece for piece in pieces if piece.id not in FIXES or CHAPTERS.index(piece.chapter) < here]
+    own = [piece for piece in pieces if piece.id not in FIXES or CHAPTERS.index(piece.chapter) <= here]
     return (pieces_on(page, _stage(stage.extends)) if stage.extends else []) + own
 
 
@@ -255,6 +258,8 @@ def describe(page: str, codes: list[str]) -> list[dict[str, str]]:
         on_yours = bool(stages) or bool(read & yours)
         if on_yours:
             yours |= bound
+        else:  # rebound by the book's engine (the package's Value): no longer the reader's
+            yours -= bound
         for stage in stages:
             for piece in pieces_on(page, stage):
                 wanted[piece.id] = piece

@@ -1,4 +1,4 @@
-"""Stage 2, "Local gradients and the chain rule" and "Automating backward".
+"""Stage 3, from "The += bug" on: the rules of `scratchgrad.stages.overwrite_bug`, with ``+=``.
 
 The classic micrograd design. Every Value now has a ``grad``: the derivative
 of the final output with respect to this Value, 0 until `backward` runs. Each

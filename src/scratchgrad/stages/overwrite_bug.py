@@ -8,8 +8,10 @@ gradient along each use (the multivariate chain rule: contributions over all pat
 here the second contribution overwrites the first: ``a.grad`` ends at 1 instead of 2.
 `scratchgrad.stages.closures` is the fix, ``+=`` in every rule.
 
-This Value is `scratchgrad.stages.closures.Value` (its ``backward``, ``**``, ``exp``, …) with the
-rules of ``+``, ``*`` and ``tanh`` written with ``=``; negation, ``-`` and ``/``, built from them,
+This is the stage "Local gradients and the chain rule" and "Automating backward" run, their rules
+as the reader writes them there. Its Value is `scratchgrad.stages.closures.Value` (its
+``backward``, ``**``, ``exp``, …) with the rules of ``+``, ``*`` and ``tanh`` written with ``=``,
+and its `topological_order_recursive` is the closure stage's; negation, ``-`` and ``/``, built from them,
 inherit the bug. A plain number is wrapped; any stage's Value is used as it is, so this stage's
 Values and the closure stage's mix (``**`` returns a closure-stage Value).
 """
@@ -19,8 +21,9 @@ from __future__ import annotations
 import math
 
 from scratchgrad.stages import closures
+from scratchgrad.stages.closures import topological_order_recursive
 
-__all__ = ["Value"]
+__all__ = ["Value", "topological_order_recursive"]
 
 Number = int | float
 
