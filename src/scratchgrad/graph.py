@@ -2,7 +2,7 @@
 
 A graph drawn the micrograd way has two kinds of boxes:
 
-* a **record** for every `Value`, with its label, ``data`` and ``grad``;
+* a **record** for every `Value`, with its label, ``data`` and ``grad`` (once it has one);
 * a small **op node** for every Value made by an operation, sitting between
   the Values it was made from and the result, so an arrow reads "goes into".
 
@@ -237,7 +237,7 @@ def print_tree(root: Any, file: TextIO | None = None, max_nodes: int = MAX_NODES
     """Print the graph of `root` as a tree: the output first, each node's children below it.
 
     Each line shows a Value's label, the op that made it (or ``input``), its
-    data and its grad. A Value used in several places is printed in full the
+    data and its grad (if it has one yet). A Value used in several places is printed in full the
     first time and tagged ``(#1)``; later uses print ``see #1 above``, so a
     shared sub-expression does not repeat (and cannot blow up the output).
 
@@ -266,7 +266,9 @@ def print_tree(root: Any, file: TextIO | None = None, max_nodes: int = MAX_NODES
         if node in tags:
             print(f"{prefix}{connector}{name}see #{tags[node]} above", file=out)
             continue
-        line = f"{prefix}{connector}{name}{node.op or 'input'} data={node.data:.4f} grad={node.grad:.4f}"
+        line = f"{prefix}{connector}{name}{node.op or 'input'} data={node.data:.4f}"
+        if node.grad is not None:
+            line += f" grad={node.grad:.4f}"
         if uses.get(node, 0) > 1:
             tags[node] = len(tags) + 1
             line += f"  (#{tags[node]})"
@@ -298,7 +300,7 @@ class _Node:
 
     def __init__(self, value: object, nodes: _Nodes) -> None:
         self.data = value.data
-        self.grad = getattr(value, "grad", 0.0)  # the first stage has no gradients yet
+        self.grad = getattr(value, "grad", None)  # None: a graph from before gradients (no grad shown)
         self.label = getattr(value, "label", "")
         self.op = getattr(value, "_op", getattr(value, "op", ""))
         self._value = value
@@ -352,7 +354,9 @@ def _values_to_draw(root: object, max_nodes: int, caller: str) -> list[_Node]:
 
 
 def _record_label(node: _Node, sideways: bool) -> str:
-    fields = [f"data {node.data:.{FIELD_DIGITS}f}", f"{GRAD_FIELD}{node.grad:.{FIELD_DIGITS}f}"]
+    fields = [f"data {node.data:.{FIELD_DIGITS}f}"]
+    if node.grad is not None:
+        fields.append(f"{GRAD_FIELD}{node.grad:.{FIELD_DIGITS}f}")
     if node.label:
         fields.insert(0, _escape_record_field(node.label))
     inside = " | ".join(fields)
