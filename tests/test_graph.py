@@ -284,14 +284,19 @@ def stage_expression():
     return a * b + a
 
 
-def test_a_first_stage_value_is_drawn_from_its_prev_set_with_grad_zero():
+def test_a_first_stage_value_is_drawn_from_its_prev_set_without_a_grad():
+    """Before gradients are taught, neither the drawing nor the tree shows a grad."""
     records, ops, edges = parse(to_dot(stage_expression()))
     assert sorted(records.values()) == [
-        "{ a | data 2.0000 | grad 0.0000 }",
-        "{ b | data -3.0000 | grad 0.0000 }",
-        "{ data -4.0000 | grad 0.0000 }",
-        "{ data -6.0000 | grad 0.0000 }",
+        "{ a | data 2.0000 }",
+        "{ b | data -3.0000 }",
+        "{ data -4.0000 }",
+        "{ data -6.0000 }",
     ]
+    tree = io.StringIO()
+    print_tree(stage_expression(), file=tree)
+    assert "grad" not in tree.getvalue()
+    assert "a: input data=2.0000  (#1)" in tree.getvalue()
     assert sorted(ops.values()) == ["*", "+"]
     assert len(edges) == 6  # a and b into *, * to a*b, a*b and a into +, + to the result
 

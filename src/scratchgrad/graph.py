@@ -1,9 +1,9 @@
 """Drawing a computation graph: DOT text, a Graphviz picture, or a text tree.
 
-As micrograd draws it: a record for every Value (label, ``data``, ``grad``) and a small op node
-between the Values an operation read and its result, so an arrow reads "goes into"; a plain
-number in an expression gets no box but is written into the op's name (``a * 2`` reads ``* 2``,
-``a - 1`` reads ``+ -1``), and a Value used twice gets two arrows. Any Value of the story can be
+As micrograd draws it: a record for every Value (label, ``data``, and ``grad`` once it has one)
+and a small op node between the Values an operation read and its result, so an arrow reads "goes
+into"; a plain number in an expression gets no box but is written into the op's name (``a * 2``
+reads ``* 2``, ``a - 1`` reads ``+ -1``), and a Value used twice gets two arrows. Any Value of the story can be
 drawn, the package's, a stage's or a reader's own (`is_value` says what counts). `to_dot` needs
 only Python, so it runs in the browser too; `draw_dot` hands the same nodes to Graphviz.
 """
@@ -221,7 +221,7 @@ def print_tree(root: Any, file: TextIO | None = None, max_nodes: int = MAX_NODES
     """Print the graph of `root` as a tree: the output first, each node's children below it.
 
     Each line shows a Value's label, the op that made it (or ``input``), its
-    data and its grad. A Value used in several places is printed in full the
+    data and its grad (if it has one yet). A Value used in several places is printed in full the
     first time and tagged ``(#1)``; later uses print ``see #1 above``, so a
     shared sub-expression does not repeat (and cannot blow up the output).
 
@@ -250,7 +250,9 @@ def print_tree(root: Any, file: TextIO | None = None, max_nodes: int = MAX_NODES
         if node in tags:
             print(f"{prefix}{connector}{name}see #{tags[node]} above", file=out)
             continue
-        line = f"{prefix}{connector}{name}{node.op or 'input'} data={node.data:.4f} grad={node.grad:.4f}"
+        line = f"{prefix}{connector}{name}{node.op or 'input'} data={node.data:.4f}"
+        if node.grad is not None:
+            line += f" grad={node.grad:.4f}"
         if uses.get(node, 0) > 1:
             tags[node] = len(tags) + 1
             line += f"  (#{tags[node]})"
@@ -282,7 +284,7 @@ class _Node:
 
     def __init__(self, value: object, nodes: _Nodes) -> None:
         self.data = value.data
-        self.grad = getattr(value, "grad", 0.0)  # the first stage has no gradients yet
+        self.grad = getattr(value, "grad", None)  # None: a graph from before gradients (no grad shown)
         self.label = getattr(value, "label", "")
         self.op = getattr(value, "_op", getattr(value, "op", ""))
         self._value = value
@@ -336,7 +338,9 @@ def _values_to_draw(root: object, max_nodes: int, caller: str) -> list[_Node]:
 
 
 def _record_label(node: _Node, sideways: bool) -> str:
-    fields = [f"data {node.data:.{FIELD_DIGITS}f}", f"{GRAD_FIELD}{node.grad:.{FIELD_DIGITS}f}"]
+    fields = [f"data {node.data:.{FIELD_DIGITS}f}"]
+    if node.grad is not None:
+        fields.append(f"{GRAD_FIELD}{node.grad:.{FIELD_DIGITS}f}")
     if node.label:
         fields.insert(0, _escape_record_field(node.label))
     inside = " | ".join(fields)
