@@ -47,6 +47,7 @@ from scratchgrad.playground import (
 from scratchgrad.playground import to_query as query_of
 from scratchgrad.playground.panel import PanelSession
 from scratchgrad.playground.program import YOUR_MODULE
+from scratchgrad.playground.settings import YOUR_ENGINE_BATCH, batch_note
 from scratchgrad.playground.your_engine import ENGINE_PIECES
 
 ARTIFACTS = PAGE_ARTIFACTS.parent / "playground"
@@ -562,6 +563,28 @@ def test_the_capstone_trains_the_readers_engine_in_batches_as_cpython_does(conte
     page.wait_for_function("document.querySelector('.sg-pg-program code').textContent.length > 0")
     program = page.locator(".sg-pg-program code").text_content()
     assert "trainer = YourTrainer(model, train, xs, ys, lr=0.3, batch_size=10, seed=2)" in program
+
+
+@pytest.mark.fresh_context
+def test_choosing_the_readers_engine_takes_a_lively_batch_and_every_point_is_one_click(context, site_url):
+    store_as_passed(context, readers_engine())
+    page = open_playground(context, site_url)
+    assert page.locator(".sg-pg-batch").is_hidden()  # the book's engine: nothing to say
+    page.select_option("select[name=engine]", "yours")
+    lively = dataclasses.replace(PRESETS["moons"], engine="yours", batch_size=YOUR_ENGINE_BATCH)
+    settled_with(page, lively)
+    assert page.locator("input[name=batch_size]").input_value() == str(YOUR_ENGINE_BATCH)
+    assert page.locator(".sg-pg-batch").text_content().startswith(batch_note(lively))
+    page.click(".sg-pg-batch-all")
+    every_point = dataclasses.replace(lively, batch_size=None)
+    settled_with(page, every_point)
+    assert page.locator("input[name=batch_size]").input_value() == "all"
+    assert page.locator(".sg-pg-batch").text_content().startswith(batch_note(every_point))
+    assert page.locator(".sg-pg-batch-all").is_hidden()
+    assert f"?{query_of(every_point)}" in page.url  # a URL that shares it keeps every point
+    page.select_option("select[name=engine]", "scratchgrad")
+    settled_with(page, PRESETS["moons"])
+    assert page.locator(".sg-pg-batch").is_hidden()
 
 
 @pytest.mark.fresh_context

@@ -286,3 +286,31 @@ def test_a_point_count_below_the_least_is_still_refused_for_the_spiral():
 
 def test_settings_made_directly_still_refuse_a_spiral_of_unequal_arms():
     assert "multiple of 3" in Settings(dataset="spiral", points=100).problems()["points"]
+
+
+# --- The reader's engine's batch ---
+
+
+def test_your_engine_takes_a_lively_batch_when_none_is_asked_for():
+    settings = from_query("engine=yours")
+    assert settings.batch_size == settings_module.YOUR_ENGINE_BATCH < settings.point_count
+    assert f"a batch of {settings_module.YOUR_ENGINE_BATCH} of the 100 points" in settings_module.batch_note(
+        settings
+    )
+
+
+def test_your_engine_keeps_every_point_when_asked_and_the_books_engine_is_unchanged():
+    assert from_query("engine=yours&batch_size=all").batch_size is None
+    assert "all 100 points a step" in settings_module.batch_note(from_query("engine=yours&batch_size=all"))
+    assert from_query("engine=scratchgrad").batch_size is None
+    assert settings_module.batch_note(Settings()) == ""
+
+
+def test_your_engine_on_fewer_points_than_the_lively_batch_takes_them_all():
+    assert from_query("engine=yours&dataset=xor").batch_size is None
+    assert from_query(f"engine=yours&points={settings_module.YOUR_ENGINE_BATCH}").batch_size is None
+
+
+def test_changing_the_engine_gives_the_batch_back_to_from_query():
+    engine = next(spec for spec in FIELDS if spec.name == "engine")
+    assert engine.describe()["clears"] == ("batch_size",)

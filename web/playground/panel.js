@@ -45,6 +45,7 @@ export class PlaygroundPanel {
   #drawRequested = false;
   #cleanups = [];
   #started = null;
+  #batchLine = null; // engine=yours: what its batch is, and a button for every point
 
   /**
    * @param {HTMLElement} element a div.sg-playground, written by hand in a chapter: data-preset
@@ -79,6 +80,11 @@ export class PlaygroundPanel {
     );
     this.#parts.body.prepend(this.#form.element);
     this.#parts.note.after(this.#code.element);
+    this.#batchLine = batchLine(() => {
+      this.#form.fill("batch_size=all");
+      this.#applyForm();
+    });
+    this.#parts.pace.before(this.#batchLine.element);
     this.#form.fill(PLAYGROUND_DESCRIPTION.presets[this.#presetName()] ?? "");
     this.#form.fill(this.#initialQuery()); // what start() will configure: the settings shown while Python loads
     this.#setState(PANEL_STATE.loading, "Loading Python (Pyodide) for the playground…");
@@ -202,10 +208,12 @@ export class PlaygroundPanel {
       this.#showNote(elsewhere.join(" "), "error");
       this.#code.clear("No program: the settings have problems.");
       this.#forgetShownData(); // what is drawn belongs to settings no longer shown
+      this.#batchLine.show("", false);
       return;
     }
     this.#form.fill(answer.query);
     this.#form.markUnused(answer.unused);
+    this.#batchLine.show(answer.batch_note, new URLSearchParams(answer.query).get("batch_size") !== "all");
     this.#view = answer.view;
     this.#parts.boundaryCaption.textContent = answer.view.plane
       ? "The network's class over the plane (faded where unsure), the points on top"
@@ -322,6 +330,28 @@ export class PlaygroundPanel {
     note.textContent = text;
     note.dataset.kind = kind;
   }
+}
+
+/** The line that says which batch the reader's engine takes, with a button to train on every point. */
+function batchLine(onEveryPoint) {
+  const element = document.createElement("p");
+  element.className = "sg-pg-batch";
+  element.hidden = true;
+  const text = document.createElement("span");
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "sg-pg-batch-all";
+  button.textContent = "Train on every point";
+  button.addEventListener("click", onEveryPoint);
+  element.append(text, " ", button);
+  return {
+    element,
+    show(note, offerEveryPoint) {
+      element.hidden = !note;
+      text.textContent = note;
+      button.hidden = !offerEveryPoint;
+    },
+  };
 }
 
 function describeBoundary(view, frame) {

@@ -28,6 +28,7 @@ from scratchgrad.playground.settings import (
     PRESETS,
     Settings,
     SettingsError,
+    batch_note,
     from_query,
     preset,
     to_query,
@@ -76,7 +77,8 @@ class PanelSession:
         used (the session keeps no stepper) — for ``engine=yours``, also when a
         piece of the reader's engine is missing or raises — else ``{"problems": {},
         "query": the settings written out in full, "unused": the fields that
-        change nothing here, "view": the data to draw, "frame": …}``.
+        change nothing here, "batch_note": what the reader's engine's batch is
+        ("" for the book's engine), "view": the data to draw, "frame": …}``.
         """
         self.stepper = self.engine = self.pace = None
         try:
@@ -97,6 +99,7 @@ class PanelSession:
                 "problems": {},
                 "query": to_query(settings),
                 "unused": list(settings.unused()),
+                "batch_note": batch_note(settings),
                 "view": {
                     "inputs": settings.inputs,
                     "classes": settings.classes,

@@ -36,9 +36,11 @@ __all__ = [
     "OPTIMIZERS",
     "PRESETS",
     "SCHEDULES",
+    "YOUR_ENGINE_BATCH",
     "Field",
     "Settings",
     "SettingsError",
+    "batch_note",
     "from_query",
     "preset",
     "to_query",
@@ -51,6 +53,10 @@ SCHEDULES = ("inverse", "linear")
 ENGINES = ("scratchgrad", "yours")
 YOUR_ENGINE_FIXES = ("activation", "loss", "optimizer", "schedule", "decay", "l2")
 """The settings the reader's engine has no say in: its neurons are tanh, its loop plain MSE descent."""
+YOUR_ENGINE_BATCH = 20
+"""The batch the reader's engine takes when none is asked for: its own `train` on every point of the
+moons is 5-14 steps a second in a browser, a batch of 20 keeps it above 20
+(benchmarks/playground_speed.py)."""
 
 MAX_POINTS = 400
 MIN_POINTS = 4
@@ -194,6 +200,8 @@ class Field:
         above_low: True when the number must be strictly greater than `low`.
         why_high: why numbers above `high` are refused.
         help: one sentence for the control's tooltip.
+        clears: the fields a change of this one gives back to their default (the form then leaves
+            them out of its query, and `from_query` chooses them again).
     """
 
     name: str
@@ -205,6 +213,7 @@ class Field:
     above_low: bool = False
     why_high: str = ""
     help: str = ""
+    clears: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
@@ -318,6 +327,7 @@ FIELDS: tuple[Field, ...] = (
     Field(
         "engine", "Engine", "choice", ENGINES,
         help="scratchgrad, or yours: the Value, MLP and training loop you wrote in the Your turn exercises.",
+        clears=("batch_size",),
     ),
 )  # fmt: skip
 """The fields in the order the panel shows them (and a URL lists them)."""
@@ -336,6 +346,8 @@ def _from_values(values: Mapping[str, str], base: Settings | None) -> Settings:
         except ValueError as error:
             problems[name] = f"{spec.title}: {error}"
     settings = _fitted_to_dataset(replace(base or Settings(), **changes))
+    if "batch_size" not in values:
+        settings = _lively_for_your_engine(settings)
     problems = {**settings.problems(), **problems}
     if problems:
         raise SettingsError({name: problems[name] for name in _FIELDS_BY_NAME if name in problems})
@@ -352,12 +364,38 @@ def _fitted_to_dataset(settings: Settings) -> Settings:
     return settings
 
 
+def _lively_for_your_engine(settings: Settings) -> Settings:
+    """`settings` with the reader's engine on `YOUR_ENGINE_BATCH` points a step when no batch was asked
+    for and the data set has more; every point stays one setting away (``batch_size=all``)."""
+    more = settings.point_count > YOUR_ENGINE_BATCH
+    if settings.engine == "yours" and settings.batch_size is None and more:
+        return replace(settings, batch_size=YOUR_ENGINE_BATCH)
+    return settings
+
+
+def batch_note(settings: Settings) -> str:
+    """The sentence a panel shows about the reader's engine's batch ("" for the book's engine)."""
+    if settings.engine != "yours":
+        return ""
+    count = settings.point_count
+    if settings.batch_size is None or settings.batch_size >= count:
+        return (
+            f"Your engine trains on all {count} points a step; a batch of {YOUR_ENGINE_BATCH} "
+            "takes fewer points a step and keeps training lively."
+        )
+    return (
+        f"Your engine trains on a batch of {settings.batch_size} of the {count} points a step, "
+        "so that it keeps training lively (every point makes each step slower)."
+    )
+
+
 def from_query(query: str, base: Settings | None = None) -> Settings:
     """Settings from a URL query string such as ``"dataset=spiral&hidden=16,16"``.
 
     Keys that are not settings are ignored (a page URL may carry others, e.g.
     the search highlight ``h=``); a setting given twice is an error. Missing
-    settings keep `base`'s value (the defaults when None).
+    settings keep `base`'s value (the defaults when None), except that the
+    reader's engine without a batch given takes `YOUR_ENGINE_BATCH` points a step.
 
     Raises:
         SettingsError: one message per bad setting.
