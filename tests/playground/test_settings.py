@@ -314,3 +314,39 @@ def test_your_engine_on_fewer_points_than_the_lively_batch_takes_them_all():
 def test_changing_the_engine_gives_the_batch_back_to_from_query():
     engine = next(spec for spec in FIELDS if spec.name == "engine")
     assert engine.describe()["clears"] == ("batch_size",)
+
+
+# --- The reader's own points ---
+
+DRAWN = "dataset=drawn&drawn=0,0,0;1,1,0;0,1,1;1,0,1;0.5,-0.25,1&hidden=4"
+
+
+def test_drawn_points_travel_in_the_url_and_back():
+    settings = from_query(DRAWN)
+    assert settings.drawn == ((0.0, 0.0, 0), (1.0, 1.0, 0), (0.0, 1.0, 1), (1.0, 0.0, 1), (0.5, -0.25, 1))
+    assert settings.point_count == 5
+    assert "&drawn=0,0,0;1,1,0;0,1,1;1,0,1;0.5,-0.25,1" in to_query(settings)
+    assert from_query(to_query(settings)) == settings
+    assert "drawn=" not in to_query(Settings())  # no points drawn: nothing added to every URL
+
+
+@pytest.mark.parametrize(
+    ("drawn", "expected"),
+    [
+        ("", "draw at least 4 points to train on, got 0"),
+        ("0,0,0;1,1", "point 2 '1,1' is not x₁,x₂,class (three numbers)"),
+        ("0,0,0;1,x,1", "point 2 '1,x,1' is not x₁,x₂,class (three numbers)"),
+        ("0,0,0;1,1,0;0,1,0;1,0,0", "draw points of both classes, 0 and 1"),
+        ("0,0,0;1,1,2;0,1,1;1,0,1", "point 2 has class 2; a drawn point is class 0 or 1"),
+        ("0,0,0;99,1,0;0,1,1;1,0,1", "point 2 (99.0, 1.0) is off the plane: each coordinate from -10 to 10"),
+        ("0,0,0;nan,1,0;0,1,1;1,0,1", "point 2 (nan, 1.0) is off the plane"),
+        (";".join(["0,0,1"] * (MAX_POINTS + 1)), f"at most {MAX_POINTS} points"),
+        ("0,0,1;" * 10_000, "is more than 400 points can take"),
+    ],
+)
+def test_bad_drawn_points_get_a_message_that_names_the_problem(drawn, expected):
+    with pytest.raises(SettingsError) as caught:
+        from_query(f"dataset=drawn&drawn={drawn}")
+    assert list(caught.value.problems) == ["drawn"]
+    assert caught.value.problems["drawn"].startswith("Drawn points (drawn): ")
+    assert expected in caught.value.problems["drawn"]

@@ -58,7 +58,7 @@ def setup_code(settings: Settings) -> str:
     optimizer_class = "Adam" if settings.optimizer == "adam" else "SGD"
     penalty = settings.l2 and settings.loss != "hinge"  # hinge takes its own l2 argument
     imports = [
-        f"from scratchgrad.datasets import {settings.dataset}",
+        *_data_import(settings),
         *(["from scratchgrad.fused import sum_of_squares"] if penalty else []),
         f"from scratchgrad.losses import {loss_name}",
         "from scratchgrad.nn import MLP",
@@ -96,7 +96,7 @@ def _your_setup_code(settings: Settings) -> str:
         "import random",
         "",
         f"from {YOUR_MODULE} import MLP, train",
-        f"from scratchgrad.datasets import {settings.dataset}",
+        *_data_import(settings),
         "from scratchgrad.playground.your_engine import YourTrainer",
         "",
         f"xs, ys = {_data_call(settings)}",
@@ -121,8 +121,17 @@ def _loss_function(settings: Settings) -> str:
     return settings.loss
 
 
+def _data_import(settings: Settings) -> list[str]:
+    """The import of the data set's function; none for the reader's drawn points (written out)."""
+    return [] if settings.dataset == "drawn" else [f"from scratchgrad.datasets import {settings.dataset}"]
+
+
 def _data_call(settings: Settings) -> str:
     name, noise, seed = settings.dataset, settings.noise, settings.seed
+    if name == "drawn":  # class 1 is target +1, class 0 is -1, as the two-class data sets have
+        xs = [[x1, x2] for x1, x2, _ in settings.drawn]
+        ys = [1.0 if cls else -1.0 for _, _, cls in settings.drawn]
+        return f"{xs!r}, {ys!r}"
     if name in ("four_points", "xor"):
         return f"{name}()"
     if name == "spiral":

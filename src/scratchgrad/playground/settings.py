@@ -42,11 +42,12 @@ __all__ = [
     "SettingsError",
     "batch_note",
     "from_query",
+    "is_drawn",
     "preset",
     "to_query",
 ]
 
-DATASETS = ("four_points", "xor", "moons", "circles", "spiral")
+DATASETS = ("four_points", "xor", "moons", "circles", "spiral", "drawn")
 LOSSES = ("cross_entropy", "hinge", "mse")
 OPTIMIZERS = ("sgd", "momentum", "adam")
 SCHEDULES = ("inverse", "linear")
@@ -61,6 +62,8 @@ moons is 5-14 steps a second in a browser, a batch of 20 keeps it above 20
 MAX_POINTS = 400
 MIN_POINTS = 4
 """The fewest points a drawn data set may have."""
+MAX_COORDINATE = 10.0
+"""How far from the origin a drawn point may lie, in each coordinate."""
 MAX_LAYERS = 4
 MAX_NEURONS = 32
 MAX_LR = 10.0
@@ -89,6 +92,8 @@ class Settings:
         l2: the weight of the penalty ``l2·Σp²`` added to the loss.
         batch_size: examples per step; None trains on every point at every step.
         seed: seeds the data, the initial weights and the batch shuffling.
+        drawn: the reader's own points for ``dataset="drawn"``, each ``(x₁, x₂, class)`` with
+            class 0 or 1; in a URL ``x₁,x₂,class`` joined by ``;``.
         engine: ``scratchgrad``, or ``yours``: the engine the reader built in the exercises
             (their Value, MLP and ``train``: tanh neurons, mean squared error, plain gradient
             descent on each step's batch), which makes activation, loss, optimizer, schedule,
@@ -109,6 +114,7 @@ class Settings:
     batch_size: int | None = None
     seed: int = 0
     engine: str = "scratchgrad"
+    drawn: tuple[tuple[float, float, int], ...] = ()
 
     @property
     def inputs(self) -> int:
@@ -127,6 +133,8 @@ class Settings:
             return 4
         if self.dataset == "spiral":
             return 3 * (self.points // 3)
+        if self.dataset == "drawn":
+            return len(self.drawn)
         return self.points
 
     def unused(self) -> tuple[str, ...]:
@@ -136,7 +144,7 @@ class Settings:
             >>> Settings(dataset="xor", hidden=()).unused()
             ('noise', 'points', 'activation', 'schedule')
         """
-        fixed = ("noise", "points") if self.dataset in ("four_points", "xor") else ()
+        fixed = ("noise", "points") if self.dataset in ("four_points", "xor", "drawn") else ()
         if self.engine == "yours":
             return fixed + YOUR_ENGINE_FIXES
         return fixed + (() if self.hidden else ("activation",)) + (() if self.decay else ("schedule",))
@@ -164,6 +172,11 @@ class Settings:
             found["loss"] = (
                 f"the spiral has 3 classes: use cross_entropy ({self.loss} here scores two classes, ±1)"
             )
+        if self.dataset == "drawn" and is_drawn(self.drawn):
+            if len(self.drawn) < MIN_POINTS:
+                found["drawn"] = f"draw at least {MIN_POINTS} points to train on, got {len(self.drawn)}"
+            elif len({cls for _, _, cls in self.drawn}) < 2:
+                found["drawn"] = "draw points of both classes, 0 and 1: one class alone has nothing to learn"
         if self.optimizer == "adam" and self.decay:
             found["decay"] = "Adam sizes its own steps: set decay to 0, or pick sgd or momentum"
         batch, count = self.batch_size, self.point_count
@@ -193,7 +206,7 @@ class Field:
     Attributes:
         name: the `Settings` attribute and the URL query key.
         label: a short label for the control.
-        kind: ``choice``, ``float``, ``int``, ``layers`` or ``batch``.
+        kind: ``choice``, ``float``, ``int``, ``layers``, ``batch`` or ``points``.
         choices: the allowed names (``choice`` fields).
         low: the smallest allowed number (inclusive unless `above_low`).
         high: the largest allowed number (inclusive).
@@ -235,12 +248,16 @@ class Field:
             return _whole_number(text)
         if self.kind == "batch":
             return None
+        if self.kind == "points":
+            return _parse_drawn(text)
         return tuple(_whole_number(part) for part in text.split(",")) if text else ()
 
     def format(self, value: Any) -> str:
         """`value` as text that `parse` reads back to the same value."""
         if self.kind == "layers":
             return ",".join(map(str, value))
+        if self.kind == "points":
+            return ";".join(f"{_number(x1)},{_number(x2)},{cls}" for x1, x2, cls in value)
         if self.kind == "batch" and value is None:
             return "all"
         return str(value)
@@ -253,6 +270,8 @@ class Field:
             return None
         if self.kind == "layers":
             return _check_layers(value)
+        if self.kind == "points":
+            return _check_drawn(value)
         if self.kind == "batch" and value is None:
             return None
         return self._check_number(value)
@@ -284,6 +303,44 @@ def _whole_number(text: str) -> int:
 
 def _number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def _parse_drawn(text: str) -> tuple[tuple[float, float, int], ...]:
+    """Points written ``x₁,x₂,class`` and joined by ``;``; a ValueError names the first one unreadable."""
+    if len(text) > MAX_POINTS * 40:
+        raise ValueError(f"{len(text)} characters is more than {MAX_POINTS} points can take")
+    points = []
+    for position, part in enumerate(filter(None, text.split(";")), start=1):
+        numbers = part.split(",")
+        if len(numbers) != 3:
+            raise ValueError(f"point {position} {part!r} is not x₁,x₂,class (three numbers)")
+        try:
+            points.append((float(numbers[0]), float(numbers[1]), int(numbers[2])))
+        except ValueError:
+            raise ValueError(f"point {position} {part!r} is not x₁,x₂,class (three numbers)") from None
+    return tuple(points)
+
+
+def is_drawn(points: Any) -> bool:
+    """True when `points` has the shape of drawn points (a tuple of (x₁, x₂, class) tuples)."""
+    return isinstance(points, tuple) and all(
+        isinstance(p, tuple) and len(p) == 3 and is_number(p[0]) and is_number(p[1]) and is_whole_number(p[2])
+        for p in points
+    )
+
+
+def _check_drawn(points: Any) -> str | None:
+    if not is_drawn(points):
+        return f"must be points (x₁, x₂, class), got {points!r}"
+    if len(points) > MAX_POINTS:
+        return f"at most {MAX_POINTS} points{_TOO_SLOW}, got {len(points)}"
+    for position, (x1, x2, cls) in enumerate(points, start=1):
+        if not (math.isfinite(x1) and math.isfinite(x2)) or max(abs(x1), abs(x2)) > MAX_COORDINATE:
+            edge = _number(MAX_COORDINATE)
+            return f"point {position} ({x1}, {x2}) is off the plane: each coordinate from -{edge} to {edge}"
+        if cls not in (0, 1):
+            return f"point {position} has class {cls}; a drawn point is class 0 or 1"
+    return None
 
 
 def _check_layers(layers: Any) -> str | None:
@@ -328,6 +385,10 @@ FIELDS: tuple[Field, ...] = (
         "engine", "Engine", "choice", ENGINES,
         help="scratchgrad, or yours: the Value, MLP and training loop you wrote in the Your turn exercises.",
         clears=("batch_size",),
+    ),
+    Field(
+        "drawn", "Drawn points", "points",
+        help="Your own points for the data set drawn: x₁,x₂,class (0 or 1), separated by ;.",
     ),
 )  # fmt: skip
 """The fields in the order the panel shows them (and a URL lists them)."""
@@ -413,8 +474,10 @@ def from_query(query: str, base: Settings | None = None) -> Settings:
 
 
 def to_query(settings: Settings) -> str:
-    """`settings` as a URL query string (every field, in `FIELDS` order); `from_query` reads it back."""
-    return urlencode([(spec.name, spec.format(getattr(settings, spec.name))) for spec in FIELDS], safe=",")
+    """`settings` as a URL query string (every field in `FIELDS` order, but no empty drawn points);
+    `from_query` reads it back."""
+    pairs = [(spec.name, spec.format(getattr(settings, spec.name))) for spec in FIELDS]
+    return urlencode([(name, text) for name, text in pairs if name != "drawn" or text], safe=",;")
 
 
 PRESETS: dict[str, Settings] = {
