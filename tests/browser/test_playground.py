@@ -597,3 +597,76 @@ def test_the_capstone_names_the_pieces_still_missing_instead_of_training(context
     message = page.locator(".sg-pg-field[data-field=engine] .sg-pg-message").text_content()
     assert "“Neuron, Layer, MLP” (chapter neurons-layers-mlp)" in message
     assert page.is_disabled(".sg-pg-play")
+
+
+# -- the reader's own points (issue 46, item 4) ---------------------------------------------------
+
+DRAWN = "dataset=drawn&drawn=-1,-1,0;1,1,0;-1,1,1;1,-1,1;0.5,-0.25,1&hidden=4"
+
+
+def drawn_points(page) -> list:
+    return page.evaluate("document.querySelector('.sg-playground').sgPlayground.view.points")
+
+
+def test_drawn_points_survive_a_shared_url_and_a_reload(context, site_url):
+    page = open_playground(context, site_url, DRAWN)
+    settings = from_query(DRAWN)
+    settled_with(page, settings)
+    expected = [[x1, x2] for x1, x2, _ in settings.drawn]
+    assert drawn_points(page) == expected
+    assert page.locator(".sg-pg-draw-button >> text=Class 1").is_visible()  # drawing tools are on
+    page.reload()
+    page.wait_for_selector(SETTLED, timeout=LOAD_TIMEOUT_MS)
+    settled_with(page, settings)
+    assert drawn_points(page) == expected
+    play_until(page, 5)
+    pause(page)
+    shown = panel_state(page)
+    stepper = Stepper(settings)
+    stepper.advance(shown["steps"])
+    assert shown["loss"] == pytest.approx(stepper.loss, rel=SAME_DIGITS)
+
+
+def test_points_drawn_with_mouse_and_keyboard_train_and_stay_in_the_url(context, site_url):
+    page = open_playground(context, site_url)
+    page.add_style_tag(content=UNCOVERED)
+    page.click(".sg-pg-draw-button >> text=Draw data")
+    page.wait_for_selector(f'{PANEL}[data-sg-state="invalid"]')
+    message = page.locator(".sg-pg-field[data-field=drawn] .sg-pg-message")
+    assert "draw at least 4 points to train on, got 0" in message.text_content()
+    box = page.locator(".sg-pg-boundary").bounding_box()
+    for cls, (fx, fy) in [(0, (0.25, 0.25)), (0, (0.75, 0.75)), (1, (0.25, 0.75)), (1, (0.75, 0.25))]:
+        page.click(f".sg-pg-draw-button >> text=Class {cls}")
+        page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+        page.wait_for_selector(SETTLED)
+    page.wait_for_function(f"document.querySelector('{PANEL}').dataset.sgState === 'paused'")
+    drawn = from_query(page.url.split("?", 1)[1]).drawn
+    assert [cls for _, _, cls in drawn] == [0, 0, 1, 1]
+    assert drawn[0][:2] == pytest.approx((-1.0, 1.0), abs=0.05)  # the top left quarter of ±2
+    page.mouse.click(box["x"] + 0.25 * box["width"], box["y"] + 0.25 * box["height"], button="right")
+    page.wait_for_selector(f'{PANEL}[data-sg-state="invalid"]')
+    assert "got 3" in message.text_content()
+    page.focus(".sg-pg-boundary")
+    page.keyboard.press("Enter")  # a point of class 1 at the centre
+    page.keyboard.press("ArrowUp")
+    page.wait_for_function(
+        "document.querySelector('.sg-playground').dataset.sgSettings?.includes('0,0.05,1')"
+    )
+    assert len(from_query(page.url.split("?", 1)[1]).drawn) == 4
+    url = page.url
+    page.reload()
+    page.wait_for_selector(SETTLED, timeout=LOAD_TIMEOUT_MS)
+    assert panel_state(page)["state"] == "paused"
+    assert page.url == url
+    assert len(drawn_points(page)) == 4
+
+
+def test_bad_drawn_points_get_a_message_and_the_panel_stays_usable(context, site_url):
+    page = open_playground(context, site_url, "dataset=drawn&drawn=0,0,0;1,1,5;0,1,1;1,0,1")
+    assert panel_state(page)["state"] == "invalid"
+    message = page.locator(".sg-pg-field[data-field=drawn] .sg-pg-message").text_content()
+    assert message == "Drawn points (drawn): point 2 has class 5; a drawn point is class 0 or 1"
+    assert page.is_disabled(".sg-pg-play")
+    page.fill("input[name=drawn]", "0,0,0;1,1,0;0,1,1;1,0,1")
+    page.locator("input[name=drawn]").dispatch_event("change")
+    page.wait_for_function(f"document.querySelector('{PANEL}').dataset.sgState === 'paused'")

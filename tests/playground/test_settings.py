@@ -338,7 +338,7 @@ def test_drawn_points_travel_in_the_url_and_back():
         ("0,0,0;1,x,1", "point 2 '1,x,1' is not x₁,x₂,class (three numbers)"),
         ("0,0,0;1,1,0;0,1,0;1,0,0", "draw points of both classes, 0 and 1"),
         ("0,0,0;1,1,2;0,1,1;1,0,1", "point 2 has class 2; a drawn point is class 0 or 1"),
-        ("0,0,0;99,1,0;0,1,1;1,0,1", "point 2 (99.0, 1.0) is off the plane: each coordinate from -10 to 10"),
+        ("0,0,0;99,1,0;0,1,1;1,0,1", "point 2 (99.0, 1.0) is off the plane: each coordinate from -2 to 2"),
         ("0,0,0;nan,1,0;0,1,1;1,0,1", "point 2 (nan, 1.0) is off the plane"),
         (";".join(["0,0,1"] * (MAX_POINTS + 1)), f"at most {MAX_POINTS} points"),
         ("0,0,1;" * 10_000, "is more than 400 points can take"),

@@ -17,6 +17,7 @@ import { CodeView } from "./code-view.js";
 import { SettingsForm } from "./controls.js";
 import { formatLoss, LossChart } from "../shared/loss-chart.js";
 import { buildPanelLayout } from "./panel-layout.js";
+import { PointDrawing } from "./point-drawing.js";
 import { allows, PANEL_STATE, stateText } from "./panel-states.js";
 import { describePace, describeRate, RateMeter } from "./rate-meter.js";
 import { playgroundURL, recordInURL, settingsInURL } from "./url-history.js";
@@ -46,6 +47,7 @@ export class PlaygroundPanel {
   #cleanups = [];
   #started = null;
   #batchLine = null; // engine=yours: what its batch is, and a button for every point
+  #drawing = null; // the full panel's "Draw data" tools
 
   /**
    * @param {HTMLElement} element a div.sg-playground, written by hand in a chapter: data-preset
@@ -85,6 +87,13 @@ export class PlaygroundPanel {
       this.#applyForm();
     });
     this.#parts.pace.before(this.#batchLine.element);
+    if (this.full) {
+      this.#drawing = new PointDrawing(this.#parts.boundary, PLAYGROUND_DESCRIPTION.drawn_plane, (drawn) => {
+        this.#form.fill(new URLSearchParams({ dataset: "drawn", drawn }).toString());
+        this.#applyForm();
+      });
+      this.#parts.boundary.after(this.#drawing.element);
+    }
     this.#form.fill(PLAYGROUND_DESCRIPTION.presets[this.#presetName()] ?? "");
     this.#form.fill(this.#initialQuery()); // what start() will configure: the settings shown while Python loads
     this.#setState(PANEL_STATE.loading, "Loading Python (Pyodide) for the playground…");
@@ -202,6 +211,7 @@ export class PlaygroundPanel {
     const { answer, frame, grid } = await this.#request("configure", { query, preset, yourWork });
     this.#yourWork = new URLSearchParams(answer.query ?? "").get("engine") === "yours" ? yourWork : null;
     this.#form.fill(query);
+    this.#drawing?.load(this.#form.query());
     const elsewhere = this.#form.showProblems(answer.problems);
     if (Object.keys(answer.problems).length) {
       this.#setState(PANEL_STATE.invalid);
@@ -209,6 +219,8 @@ export class PlaygroundPanel {
       this.#code.clear("No program: the settings have problems.");
       this.#forgetShownData(); // what is drawn belongs to settings no longer shown
       this.#batchLine.show("", false);
+      if (this.#drawing?.active) this.#boundary.setData(this.#drawing.view()); // the points so far
+      if (this.#drawing?.active) this.#boundary.draw(null, null);
       return;
     }
     this.#form.fill(answer.query);

@@ -24,6 +24,7 @@ from typing import Any
 
 from scratchgrad.playground.program import generate_code
 from scratchgrad.playground.settings import (
+    DRAWN_PLANE,
     FIELDS,
     PRESETS,
     Settings,
@@ -55,6 +56,7 @@ def describe() -> str:
         {
             "fields": [spec.describe() for spec in FIELDS],
             "presets": {name: to_query(settings) for name, settings in PRESETS.items()},
+            "drawn_plane": DRAWN_PLANE,
         }
     )
 

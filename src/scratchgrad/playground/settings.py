@@ -62,8 +62,10 @@ moons is 5-14 steps a second in a browser, a batch of 20 keeps it above 20
 MAX_POINTS = 400
 MIN_POINTS = 4
 """The fewest points a drawn data set may have."""
-MAX_COORDINATE = 10.0
-"""How far from the origin a drawn point may lie, in each coordinate."""
+MAX_COORDINATE = 2.0
+"""How far from the origin a drawn point may lie, in each coordinate: the square a panel draws on."""
+DRAWN_PLANE = (-MAX_COORDINATE, MAX_COORDINATE, -MAX_COORDINATE, MAX_COORDINATE)
+"""The plane of the drawn data set, (x_min, x_max, y_min, y_max): fixed, so points stay put as more come."""
 MAX_LAYERS = 4
 MAX_NEURONS = 32
 MAX_LR = 10.0

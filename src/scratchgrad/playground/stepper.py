@@ -25,7 +25,7 @@ from scratchgrad.fused import ACTIVATIONS
 from scratchgrad.losses import accuracy, predicted_class
 from scratchgrad.nn import MLP
 from scratchgrad.playground.program import setup_code
-from scratchgrad.playground.settings import Settings
+from scratchgrad.playground.settings import DRAWN_PLANE, Settings
 from scratchgrad.train import StepRecord, Trainer
 
 __all__ = ["PLANE_MARGIN", "Stepper", "class_index", "predict", "predict_all"]
@@ -186,10 +186,12 @@ class Stepper:
         """The square of the input plane to draw, (x_min, x_max, y_min, y_max); None for 3-D points.
 
         It is centred on the points and reaches `PLANE_MARGIN` of their extent
-        beyond them on every side.
+        beyond them on every side; the drawn data set's is the fixed square `DRAWN_PLANE`.
         """
         if self.settings.inputs != 2:
             return None
+        if self.settings.dataset == "drawn":
+            return DRAWN_PLANE
         first, second = [p[0] for p in self.xs], [p[1] for p in self.xs]
         extent = max(max(first) - min(first), max(second) - min(second), 1e-9)
         half = extent * (0.5 + PLANE_MARGIN)
