@@ -55,9 +55,9 @@ ENGINES = ("scratchgrad", "yours")
 YOUR_ENGINE_FIXES = ("activation", "loss", "optimizer", "schedule", "decay", "l2")
 """The settings the reader's engine has no say in: its neurons are tanh, its loop plain MSE descent."""
 YOUR_ENGINE_BATCH = 20
-"""The batch the reader's engine takes when none is asked for: its own `train` on every point of the
-moons is 5-14 steps a second in a browser, a batch of 20 keeps it above 20
-(benchmarks/playground_speed.py)."""
+"""The batch the reader's engine takes when none is asked for: its own `train` on all 100 points of
+the moons managed 5-14 steps a second in a browser, and a batch of 20 runs 3-7 times as many
+(benchmarks/playground_speed.py ``--only-yours all 20``, side by side)."""
 
 MAX_POINTS = 400
 MIN_POINTS = 4
