@@ -48,6 +48,7 @@ export class PlaygroundPanel {
   #started = null;
   #batchLine = null; // engine=yours: what its batch is, and a button for every point
   #drawing = null; // the full panel's "Draw data" tools
+  #configuring = 0; // counts configure requests: an answer to one no longer the newest is dropped
 
   /**
    * @param {HTMLElement} element a div.sg-playground, written by hand in a chapter: data-preset
@@ -208,7 +209,9 @@ export class PlaygroundPanel {
   async #configure(query, preset, history) {
     if (this.#state === PANEL_STATE.playing) await this.pause();
     const yourWork = JSON.stringify(allPassed()); // engine=yours trains with it
+    const ticket = ++this.#configuring;
     const { answer, frame, grid } = await this.#request("configure", { query, preset, yourWork });
+    if (ticket !== this.#configuring) return; // the reader changed more meanwhile (points drawn fast)
     this.#yourWork = new URLSearchParams(answer.query ?? "").get("engine") === "yours" ? yourWork : null;
     this.#form.fill(query);
     this.#drawing?.load(this.#form.query());
