@@ -309,6 +309,7 @@ def test_your_engine_keeps_every_point_when_asked_and_the_books_engine_is_unchan
 def test_your_engine_on_fewer_points_than_the_lively_batch_takes_them_all():
     assert from_query("engine=yours&dataset=xor").batch_size is None
     assert from_query(f"engine=yours&points={settings_module.YOUR_ENGINE_BATCH}").batch_size is None
+    assert settings_module.batch_note(from_query("engine=yours&dataset=xor")) == ""
 
 
 def test_changing_the_engine_gives_the_batch_back_to_from_query():

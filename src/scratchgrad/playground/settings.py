@@ -437,10 +437,11 @@ def _lively_for_your_engine(settings: Settings) -> Settings:
 
 
 def batch_note(settings: Settings) -> str:
-    """The sentence a panel shows about the reader's engine's batch ("" for the book's engine)."""
-    if settings.engine != "yours":
-        return ""
+    """The sentence a panel shows about the reader's engine's batch ("" for the book's engine, and for
+    data sets of no more points than `YOUR_ENGINE_BATCH`, which it trains on whole)."""
     count = settings.point_count
+    if settings.engine != "yours" or count <= YOUR_ENGINE_BATCH:
+        return ""
     if settings.batch_size is None or settings.batch_size >= count:
         return (
             f"Your engine trains on all {count} points a step; a batch of {YOUR_ENGINE_BATCH} "
