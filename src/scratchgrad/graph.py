@@ -3,8 +3,8 @@
 As micrograd draws it: a record for every Value (label, ``data``, and ``grad`` once it has one)
 and a small op node between the Values an operation read and its result, so an arrow reads "goes
 into"; a plain number in an expression gets no box but is written into the op's name (``a * 2``
-reads ``* 2``, ``a - 1`` reads ``+ -1``), and a Value used twice gets two arrows. Any Value of the story can be
-drawn, the package's, a stage's or a reader's own (`is_value` says what counts). `to_dot` needs
+reads ``* 2``, ``a - 1`` reads ``+ -1``), and a Value used twice gets two arrows. Any Value of the
+story can be drawn, the package's, a stage's or a reader's own (`is_value` says what counts). `to_dot` needs
 only Python, so it runs in the browser too; `draw_dot` hands the same nodes to Graphviz.
 """
 

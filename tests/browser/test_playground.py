@@ -48,6 +48,7 @@ from scratchgrad.playground import (
 from scratchgrad.playground import to_query as query_of
 from scratchgrad.playground.panel import PanelSession
 from scratchgrad.playground.program import YOUR_MODULE
+from scratchgrad.playground.settings import YOUR_ENGINE_BATCH, batch_note
 from scratchgrad.playground.your_engine import ENGINE_PIECES
 
 ARTIFACTS = PAGE_ARTIFACTS.parent / "playground"
@@ -566,6 +567,28 @@ def test_the_capstone_trains_the_readers_engine_in_batches_as_cpython_does(conte
 
 
 @pytest.mark.fresh_context
+def test_choosing_the_readers_engine_takes_a_lively_batch_and_every_point_is_one_click(context, site_url):
+    store_as_passed(context, readers_engine())
+    page = open_playground(context, site_url)
+    assert page.locator(".sg-pg-batch").is_hidden()  # the book's engine: nothing to say
+    page.select_option("select[name=engine]", "yours")
+    lively = dataclasses.replace(PRESETS["moons"], engine="yours", batch_size=YOUR_ENGINE_BATCH)
+    settled_with(page, lively)
+    assert page.locator("input[name=batch_size]").input_value() == str(YOUR_ENGINE_BATCH)
+    assert page.locator(".sg-pg-batch").text_content().startswith(batch_note(lively))
+    page.click(".sg-pg-batch-all")
+    every_point = dataclasses.replace(lively, batch_size=None)
+    settled_with(page, every_point)
+    assert page.locator("input[name=batch_size]").input_value() == "all"
+    assert page.locator(".sg-pg-batch").text_content().startswith(batch_note(every_point))
+    assert page.locator(".sg-pg-batch-all").is_hidden()
+    assert f"?{query_of(every_point)}" in page.url  # a URL that shares it keeps every point
+    page.select_option("select[name=engine]", "scratchgrad")
+    settled_with(page, PRESETS["moons"])
+    assert page.locator(".sg-pg-batch").is_hidden()
+
+
+@pytest.mark.fresh_context
 def test_the_capstone_names_the_pieces_still_missing_instead_of_training(context, site_url):
     work = readers_engine()
     del work["mlp"]
@@ -662,23 +685,6 @@ def test_a_trained_network_exported_reloads_and_its_python_predicts_as_the_panel
     assert "features=x1,x2,x1_x2" in fresh.url
 
 
-@pytest.mark.fresh_context
-def test_switching_to_your_engine_trains_in_lively_batches_and_says_so(context, site_url):
-    store_as_passed(context, readers_engine())
-    page = open_playground(context, site_url, query_of(PRESETS["moons"]))
-    page.select_option("select[name=engine]", "yours")
-    page.wait_for_function(f"document.querySelector('{PANEL}').dataset.sgSettings.includes('engine=yours')")
-    page.wait_for_selector(SETTLED)
-    assert page.locator("input[name=batch_size]").input_value() == "20"
-    note = page.text_content(".sg-pg-note")
-    assert note.startswith("Your engine trains on batches of 20 points, to keep it lively")
-    assert "batch_size=20" in page.url
-    page.fill("input[name=batch_size]", "all")
-    page.press("input[name=batch_size]", "Enter")
-    page.wait_for_function(f"document.querySelector('{PANEL}').dataset.sgSettings.includes('batch_size=all')")
-    assert page.locator(".sg-pg-note").is_hidden()
-
-
 def test_each_hidden_neurons_map_is_what_cpython_computes_and_its_formula_is_shown(context, site_url):
     settings = Settings(points=40, hidden=(3, 2), features=("x1", "x2", "x1_x2"))
     page = open_playground(context, site_url, query_of(settings))
@@ -716,3 +722,76 @@ def test_each_hidden_neurons_map_is_what_cpython_computes_and_its_formula_is_sho
     assert formula.startswith("Layer 2, o₁ = tanh(")
     assert f"{abs(w[2]):.2f}·o₃" in formula
     assert page.get_attribute(".sg-pg-network-neuron >> nth=3", "aria-label") == formula
+
+
+# -- the reader's own points (issue 46, item 4) ---------------------------------------------------
+
+DRAWN = "dataset=drawn&drawn=-1,-1,0;1,1,0;-1,1,1;1,-1,1;0.5,-0.25,1&hidden=4"
+
+
+def drawn_points(page) -> list:
+    return page.evaluate("document.querySelector('.sg-playground').sgPlayground.view.points")
+
+
+def test_drawn_points_survive_a_shared_url_and_a_reload(context, site_url):
+    page = open_playground(context, site_url, DRAWN)
+    settings = from_query(DRAWN)
+    settled_with(page, settings)
+    expected = [[x1, x2] for x1, x2, _ in settings.drawn]
+    assert drawn_points(page) == expected
+    assert page.locator(".sg-pg-draw-button >> text=Class 1").is_visible()  # drawing tools are on
+    page.reload()
+    page.wait_for_selector(SETTLED, timeout=LOAD_TIMEOUT_MS)
+    settled_with(page, settings)
+    assert drawn_points(page) == expected
+    play_until(page, 5)
+    pause(page)
+    shown = panel_state(page)
+    stepper = Stepper(settings)
+    stepper.advance(shown["steps"])
+    assert shown["loss"] == pytest.approx(stepper.loss, rel=SAME_DIGITS)
+
+
+def test_points_drawn_with_mouse_and_keyboard_train_and_stay_in_the_url(context, site_url):
+    page = open_playground(context, site_url)
+    page.add_style_tag(content=UNCOVERED)
+    page.click(".sg-pg-draw-button >> text=Draw data")
+    page.wait_for_selector(f'{PANEL}[data-sg-state="invalid"]')
+    message = page.locator(".sg-pg-field[data-field=drawn] .sg-pg-message")
+    assert "draw at least 4 points to train on, got 0" in message.text_content()
+    box = page.locator(".sg-pg-boundary").bounding_box()
+    for cls, (fx, fy) in [(0, (0.25, 0.25)), (0, (0.75, 0.75)), (1, (0.25, 0.75)), (1, (0.75, 0.25))]:
+        page.click(f".sg-pg-draw-button >> text=Class {cls}")
+        page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+        page.wait_for_selector(SETTLED)
+    page.wait_for_function(f"document.querySelector('{PANEL}').dataset.sgState === 'paused'")
+    drawn = from_query(page.url.split("?", 1)[1]).drawn
+    assert [cls for _, _, cls in drawn] == [0, 0, 1, 1]
+    assert drawn[0][:2] == pytest.approx((-1.0, 1.0), abs=0.05)  # the top left quarter of ±2
+    page.mouse.click(box["x"] + 0.25 * box["width"], box["y"] + 0.25 * box["height"], button="right")
+    page.wait_for_selector(f'{PANEL}[data-sg-state="invalid"]')
+    assert "got 3" in message.text_content()
+    page.focus(".sg-pg-boundary")
+    page.keyboard.press("Enter")  # a point of class 1 at the centre
+    page.keyboard.press("ArrowUp")
+    page.wait_for_function(
+        "document.querySelector('.sg-playground').dataset.sgSettings?.includes('0,0.05,1')"
+    )
+    assert len(from_query(page.url.split("?", 1)[1]).drawn) == 4
+    url = page.url
+    page.reload()
+    page.wait_for_selector(SETTLED, timeout=LOAD_TIMEOUT_MS)
+    assert panel_state(page)["state"] == "paused"
+    assert page.url == url
+    assert len(drawn_points(page)) == 4
+
+
+def test_bad_drawn_points_get_a_message_and_the_panel_stays_usable(context, site_url):
+    page = open_playground(context, site_url, "dataset=drawn&drawn=0,0,0;1,1,5;0,1,1;1,0,1")
+    assert panel_state(page)["state"] == "invalid"
+    message = page.locator(".sg-pg-field[data-field=drawn] .sg-pg-message").text_content()
+    assert message == "Drawn points (drawn): point 2 has class 5; a drawn point is class 0 or 1"
+    assert page.is_disabled(".sg-pg-play")
+    page.fill("input[name=drawn]", "0,0,0;1,1,0;0,1,1;1,0,1")
+    page.locator("input[name=drawn]").dispatch_event("change")
+    page.wait_for_function(f"document.querySelector('{PANEL}').dataset.sgState === 'paused'")

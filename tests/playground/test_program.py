@@ -13,7 +13,16 @@ import sys
 import pytest
 from playground_examples import SMALL
 
-from scratchgrad.playground import PRESETS, Settings, SettingsError, Stepper, generate_code, program, to_query
+from scratchgrad.playground import (
+    PRESETS,
+    Settings,
+    SettingsError,
+    Stepper,
+    from_query,
+    generate_code,
+    program,
+    to_query,
+)
 
 
 def run_program(code: str) -> str:
@@ -108,3 +117,17 @@ def test_no_program_is_written_for_bad_settings_or_steps():
 def test_the_docstring_examples_hold():
     results = doctest.testmod(program)
     assert (results.failed, results.attempted > 0) == (0, True)
+
+
+def test_drawn_points_are_written_out_in_the_program_and_train_as_the_panel_does():
+    settings = from_query("dataset=drawn&drawn=0,0,0;1,1,0;0,1,1;1,0,1;0.5,-0.25,1&hidden=4&lr=0.1")
+    code = generate_code(settings, 20)
+    assert "scratchgrad.datasets" not in code
+    xs = "[[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0], [0.5, -0.25]]"
+    assert f"xs, ys = {xs}, [-1.0, -1.0, 1.0, 1.0, 1.0]" in code
+    stepper = Stepper(settings)
+    stepper.advance(20)
+    namespace = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(code, "<drawn>", "exec"), namespace)
+    assert namespace["record"].loss == stepper.loss

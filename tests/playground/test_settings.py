@@ -297,3 +297,69 @@ def test_a_point_count_below_the_least_is_still_refused_for_the_spiral():
 
 def test_settings_made_directly_still_refuse_a_spiral_of_unequal_arms():
     assert "multiple of 3" in Settings(dataset="spiral", points=100).problems()["points"]
+
+
+# --- The reader's engine's batch ---
+
+
+def test_your_engine_takes_a_lively_batch_when_none_is_asked_for():
+    settings = from_query("engine=yours")
+    assert settings.batch_size == settings_module.YOUR_ENGINE_BATCH < settings.point_count
+    note = settings_module.batch_note(settings)
+    batch = settings_module.YOUR_ENGINE_BATCH
+    assert f"a batch of {batch} of the {settings.train_count} training points" in note
+
+
+def test_your_engine_keeps_every_point_when_asked_and_the_books_engine_is_unchanged():
+    assert from_query("engine=yours&batch_size=all").batch_size is None
+    every = from_query("engine=yours&batch_size=all")
+    assert "all 70 training points a step" in settings_module.batch_note(every)
+    assert from_query("engine=scratchgrad").batch_size is None
+    assert settings_module.batch_note(Settings()) == ""
+
+
+def test_your_engine_on_fewer_points_than_the_lively_batch_takes_them_all():
+    assert from_query("engine=yours&dataset=xor").batch_size is None
+    assert from_query(f"engine=yours&points={settings_module.YOUR_ENGINE_BATCH}").batch_size is None
+    assert settings_module.batch_note(from_query("engine=yours&dataset=xor")) == ""
+
+
+def test_changing_the_engine_gives_the_batch_back_to_from_query():
+    engine = next(spec for spec in FIELDS if spec.name == "engine")
+    assert engine.describe()["clears"] == ("batch_size",)
+
+
+# --- The reader's own points ---
+
+DRAWN = "dataset=drawn&drawn=0,0,0;1,1,0;0,1,1;1,0,1;0.5,-0.25,1&hidden=4"
+
+
+def test_drawn_points_travel_in_the_url_and_back():
+    settings = from_query(DRAWN)
+    assert settings.drawn == ((0.0, 0.0, 0), (1.0, 1.0, 0), (0.0, 1.0, 1), (1.0, 0.0, 1), (0.5, -0.25, 1))
+    assert settings.point_count == 5
+    assert "&drawn=0,0,0;1,1,0;0,1,1;1,0,1;0.5,-0.25,1" in to_query(settings)
+    assert from_query(to_query(settings)) == settings
+    assert "drawn=" not in to_query(Settings())  # no points drawn: nothing added to every URL
+
+
+@pytest.mark.parametrize(
+    ("drawn", "expected"),
+    [
+        ("", "draw at least 4 points to train on, got 0"),
+        ("0,0,0;1,1", "point 2 '1,1' is not x₁,x₂,class (three numbers)"),
+        ("0,0,0;1,x,1", "point 2 '1,x,1' is not x₁,x₂,class (three numbers)"),
+        ("0,0,0;1,1,0;0,1,0;1,0,0", "draw points of both classes, 0 and 1"),
+        ("0,0,0;1,1,2;0,1,1;1,0,1", "point 2 has class 2; a drawn point is class 0 or 1"),
+        ("0,0,0;99,1,0;0,1,1;1,0,1", "point 2 (99.0, 1.0) is off the plane: each coordinate from -2 to 2"),
+        ("0,0,0;nan,1,0;0,1,1;1,0,1", "point 2 (nan, 1.0) is off the plane"),
+        (";".join(["0,0,1"] * (MAX_POINTS + 1)), f"at most {MAX_POINTS} points"),
+        ("0,0,1;" * 10_000, "is more than 400 points can take"),
+    ],
+)
+def test_bad_drawn_points_get_a_message_that_names_the_problem(drawn, expected):
+    with pytest.raises(SettingsError) as caught:
+        from_query(f"dataset=drawn&drawn={drawn}")
+    assert list(caught.value.problems) == ["drawn"]
+    assert caught.value.problems["drawn"].startswith("Drawn points (drawn): ")
+    assert expected in caught.value.problems["drawn"]

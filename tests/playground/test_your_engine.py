@@ -23,7 +23,6 @@ from scratchgrad.losses import accuracy, mse
 from scratchgrad.optim import SGD
 from scratchgrad.playground import PanelSession, Settings, from_query, generate_code, predict_all
 from scratchgrad.playground.program import YOUR_MODULE
-from scratchgrad.playground.settings import YOUR_ENGINE_BATCH
 from scratchgrad.playground.your_engine import (
     ENGINE_PIECES,
     EngineNotReadyError,
@@ -289,24 +288,3 @@ def test_the_held_out_loss_of_your_engine_is_the_one_its_program_prints():
     # summing each neuron in the book's order; the program runs your Values.
     assert [float(words[2]), float(words[4])] == pytest.approx(frame["test"], rel=1e-12)
     assert len(frame["records"][0]) == 4
-
-
-def test_switching_to_your_engine_picks_a_lively_batch_and_says_so_and_all_stays_one_choice_away():
-    session = PanelSession()
-    book = configure(session, "", passing_work())
-    assert "batch_size=all" in book["query"]
-    switched = configure(session, book["query"].replace("engine=scratchgrad", "engine=yours"), passing_work())
-    assert switched["problems"] == {}
-    assert f"batch_size={YOUR_ENGINE_BATCH}" in switched["query"]
-    assert switched["note"].startswith(f"Your engine trains on batches of {YOUR_ENGINE_BATCH} points")
-    assert "Set Batch size to all" in switched["note"]
-    full = configure(
-        session,
-        switched["query"].replace(f"batch_size={YOUR_ENGINE_BATCH}", "batch_size=all"),
-        passing_work(),
-    )
-    assert "batch_size=all" in full["query"]
-    assert "note" not in full
-    opened = configure(PanelSession(), full["query"], passing_work())  # a shared link keeps its batch
-    assert "batch_size=all" in opened["query"]
-    assert "note" not in opened

@@ -28,10 +28,10 @@ export class BoundaryView {
     const colors = themeColors(this.#canvas);
     context.clearRect(0, 0, width, height);
     if (!this.#view) return;
-    if (grid && this.#view.plane) {
-      this.#drawHeatmap(context, grid, colors, width, height);
-      this.#drawPoints(context, colors, width, height);
-    } else if (frame.scores) {
+    if (this.#view.plane) {
+      if (grid) this.#drawHeatmap(context, grid, colors, width, height);
+      this.#drawPoints(context, colors, width, height); // without a grid: drawn points not trained yet
+    } else if (frame?.scores) {
       this.#drawScores(context, frame.scores, colors, width, height);
     }
   }

@@ -13,7 +13,8 @@ export class SettingsForm {
   element;
 
   /**
-   * @param {object[]} fields the field descriptions ({name, label, kind, choices, help})
+   * @param {object[]} fields the field descriptions ({name, label, kind, choices, help, clears}); a change
+   *   of a field leaves the fields it clears out of the query, for Python to choose again
    * @param {string[] | null} shown the names to give a control (null: every field)
    * @param {() => void} onChange called when the reader changes a control
    */
@@ -46,6 +47,7 @@ export class SettingsForm {
       input.dataset.help = field.help ?? "";
       input.addEventListener("change", () => {
         this.#values.set(field.name, input.value);
+        for (const name of field.clears ?? []) this.#values.delete(name);
         onChange();
       });
       const message = document.createElement("span");

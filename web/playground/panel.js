@@ -19,6 +19,7 @@ import { formatLoss, LossChart } from "../shared/loss-chart.js";
 import { buildModelFiles, save } from "./model-files.js";
 import { NetworkView } from "./network-view.js";
 import { buildPanelLayout } from "./panel-layout.js";
+import { PointDrawing } from "./point-drawing.js";
 import { allows, PANEL_STATE, stateText } from "./panel-states.js";
 import { describePace, describeRate, RateMeter } from "./rate-meter.js";
 import { playgroundURL, recordInURL, settingsInURL } from "./url-history.js";
@@ -49,6 +50,9 @@ export class PlaygroundPanel {
   #drawRequested = false;
   #cleanups = [];
   #started = null;
+  #batchLine = null; // engine=yours: what its batch is, and a button for every point
+  #drawing = null; // the full panel's "Draw data" tools
+  #configuring = 0; // counts configure requests: an answer to one no longer the newest is dropped
 
   /**
    * @param {HTMLElement} element a div.sg-playground, written by hand in a chapter: data-preset
@@ -83,7 +87,17 @@ export class PlaygroundPanel {
     );
     this.#parts.body.prepend(this.#form.element);
     this.#parts.note.after(this.#code.element);
+    this.#batchLine = batchLine(() => {
+      this.#form.fill("batch_size=all");
+      this.#applyForm();
+    });
+    this.#parts.pace.before(this.#batchLine.element);
     if (this.full) {
+      this.#drawing = new PointDrawing(this.#parts.boundary, PLAYGROUND_DESCRIPTION.drawn_plane, (drawn) => {
+        this.#form.fill(new URLSearchParams({ dataset: "drawn", drawn }).toString());
+        this.#applyForm();
+      });
+      this.#parts.boundary.after(this.#drawing.element);
       this.#files = buildModelFiles({
         onExport: (kind) => this.exportModel(kind),
         onImport: (text, name) => this.importModel(text, name),
@@ -210,7 +224,9 @@ export class PlaygroundPanel {
   async #configure(query, preset, history) {
     if (this.#state === PANEL_STATE.playing) await this.pause();
     const yourWork = JSON.stringify(allPassed()); // engine=yours trains with it
+    const ticket = ++this.#configuring;
     const reply = await this.#request("configure", { query, preset, yourWork });
+    if (ticket !== this.#configuring) return; // the reader changed more meanwhile (points drawn fast)
     this.#apply(reply, query, yourWork, history);
   }
 
@@ -230,7 +246,9 @@ export class PlaygroundPanel {
     if (!allows(this.#state, "edit")) return;
     if (this.#state === PANEL_STATE.playing) await this.pause();
     const yourWork = JSON.stringify(allPassed());
+    const ticket = ++this.#configuring;
     const reply = await this.#request("importModel", { text, yourWork });
+    if (ticket !== this.#configuring) return; // settings changed meanwhile: they win
     const refused = reply.answer.problems.model;
     if (refused) {
       this.#showNote(`${name}: ${refused}`, "error"); // the panel keeps what it had
@@ -251,16 +269,21 @@ export class PlaygroundPanel {
   #apply({ answer, frame, grid }, query, yourWork, history) {
     this.#yourWork = new URLSearchParams(answer.query ?? "").get("engine") === "yours" ? yourWork : null;
     this.#form.fill(query);
+    this.#drawing?.load(this.#form.query());
     const elsewhere = this.#form.showProblems(answer.problems);
     if (Object.keys(answer.problems).length) {
       this.#setState(PANEL_STATE.invalid);
       this.#showNote(elsewhere.join(" "), "error");
       this.#code.clear("No program: the settings have problems.");
       this.#forgetShownData(); // what is drawn belongs to settings no longer shown
+      this.#batchLine.show("", false);
+      if (this.#drawing?.active) this.#boundary.setData(this.#drawing.view()); // the points so far
+      if (this.#drawing?.active) this.#boundary.draw(null, null);
       return;
     }
     this.#form.fill(answer.query);
     this.#form.markUnused(answer.unused);
+    this.#batchLine.show(answer.batch_note, new URLSearchParams(answer.query).get("batch_size") !== "all");
     this.#view = answer.view;
     this.#parts.boundaryCaption.textContent = answer.view.plane
       ? `The network's class over the plane (faded where unsure), the points on top${
@@ -271,7 +294,6 @@ export class PlaygroundPanel {
     this.#chart.clear();
     this.#show({ frame, grid });
     this.#setState(PANEL_STATE.paused);
-    if (answer.note) this.#showNote(answer.note, "info"); // settings Python changed on the way
     this.#code.update(0);
     if (this.#parts.link) this.#parts.link.href = `${playgroundURL()}?${answer.query}`;
     if (this.full) recordInURL(answer.query, history);
@@ -397,6 +419,28 @@ export class PlaygroundPanel {
 function describeTest([loss, accuracy]) {
   const percent = accuracy === null ? "?" : Math.round(100 * accuracy);
   return `loss ${loss === null ? "not a number" : formatLoss(loss)}, accuracy ${percent}%`;
+}
+
+/** The line that says which batch the reader's engine takes, with a button to train on every point. */
+function batchLine(onEveryPoint) {
+  const element = document.createElement("p");
+  element.className = "sg-pg-batch";
+  element.hidden = true;
+  const text = document.createElement("span");
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "sg-pg-batch-all";
+  button.textContent = "Train on every point";
+  button.addEventListener("click", onEveryPoint);
+  element.append(text, " ", button);
+  return {
+    element,
+    show(note, offerEveryPoint) {
+      element.hidden = !note;
+      text.textContent = note;
+      button.hidden = !offerEveryPoint;
+    },
+  };
 }
 
 function describeBoundary(view, frame) {

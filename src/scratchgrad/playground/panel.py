@@ -26,12 +26,13 @@ from typing import Any
 from scratchgrad.playground.model_file import ModelFileError, model_json, model_python, read_model_json
 from scratchgrad.playground.program import generate_code
 from scratchgrad.playground.settings import (
+    DRAWN_PLANE,
     FIELDS,
     PRESETS,
     Settings,
     SettingsError,
+    batch_note,
     from_query,
-    lively_for_your_engine,
     preset,
     to_query,
 )
@@ -57,6 +58,7 @@ def describe() -> str:
         {
             "fields": [spec.describe() for spec in FIELDS],
             "presets": {name: to_query(settings) for name, settings in PRESETS.items()},
+            "drawn_plane": DRAWN_PLANE,
         }
     )
 
@@ -79,16 +81,14 @@ class PanelSession:
         used (the session keeps no stepper) — for ``engine=yours``, also when a
         piece of the reader's engine is missing or raises — else ``{"problems": {},
         "query": the settings written out in full, "unused": the fields that
-        change nothing here, "view": the data to draw, "frame": …}``, and ``"note"``, a sentence
-        to show, when the settings were changed on the way (`lively_for_your_engine`).
+        change nothing here, "batch_note": what the reader's engine's batch is
+        ("" for the book's engine), "view": the data to draw, "frame": …}``.
         """
-        before = self.stepper.settings if self.stepper is not None else None
         self.stepper = self.engine = self.pace = None
         try:
             settings = from_query(query, preset(preset_name) if preset_name else None)
         except SettingsError as error:
             return _json({"problems": error.problems})
-        settings, lively = lively_for_your_engine(settings, before)
         try:
             self.engine = load_your_engine(json.loads(your_work)) if settings.engine == "yours" else None
             self.stepper = self._new_stepper(settings)
@@ -103,6 +103,7 @@ class PanelSession:
                 "problems": {},
                 "query": to_query(settings),
                 "unused": list(settings.unused()),
+                "batch_note": batch_note(settings),
                 "view": {
                     "inputs": settings.inputs,
                     "features": list(settings.features),
@@ -114,7 +115,6 @@ class PanelSession:
                     "plane": self.stepper.plane(),
                 },
                 "frame": self._frame([]),
-                **({"note": lively} if lively else {}),
             }
         )
 

@@ -69,7 +69,7 @@ def setup_code(settings: Settings) -> str:
     optimizer_class = "Adam" if settings.optimizer == "adam" else "SGD"
     penalty = settings.l2 and settings.loss != "hinge"  # hinge takes its own l2 argument
     imports = [
-        _data_import(settings),
+        *_data_import(settings),
         *_features_import(settings),
         *(["from scratchgrad.fused import sum_of_squares"] if penalty else []),
         f"from scratchgrad.losses import {', '.join(sorted({loss_name, *_accuracy_import(settings)}))}",
@@ -108,7 +108,7 @@ def _your_setup_code(settings: Settings) -> str:
         "import random",
         "",
         f"from {YOUR_MODULE} import MLP, train",
-        _data_import(settings),
+        *_data_import(settings),
         *_features_import(settings),
         *[f"from scratchgrad.losses import {name}" for name in _accuracy_import(settings)],
         "from scratchgrad.playground.your_engine import YourTrainer",
@@ -127,10 +127,6 @@ def _batch_arguments(settings: Settings) -> list[str]:
     if settings.batch_size is None:
         return []
     return [f"batch_size={settings.batch_size}", f"seed={settings.seed}"]
-
-
-def _data_import(settings: Settings) -> str:
-    return f"from scratchgrad.datasets import {settings.dataset}{', split' if settings.held_out else ''}"
 
 
 def _features_import(settings: Settings) -> list[str]:
@@ -172,8 +168,20 @@ def _loss_function(settings: Settings) -> str:
     return settings.loss
 
 
+def _data_import(settings: Settings) -> list[str]:
+    """The import of the data set's function, and `split` when points are held out; none for the
+    reader's drawn points (written out)."""
+    if settings.dataset == "drawn":
+        return []
+    return [f"from scratchgrad.datasets import {settings.dataset}{', split' if settings.held_out else ''}"]
+
+
 def _data_call(settings: Settings) -> str:
     name, noise, seed = settings.dataset, settings.noise, settings.seed
+    if name == "drawn":  # class 1 is target +1, class 0 is -1, as the two-class data sets have
+        xs = [[x1, x2] for x1, x2, _ in settings.drawn]
+        ys = [1.0 if cls else -1.0 for _, _, cls in settings.drawn]
+        return f"{xs!r}, {ys!r}"
     if name in ("four_points", "xor"):
         return f"{name}()"
     if name == "spiral":

@@ -37,15 +37,18 @@ __all__ = [
     "OPTIMIZERS",
     "PRESETS",
     "SCHEDULES",
+    "YOUR_ENGINE_BATCH",
     "Field",
     "Settings",
     "SettingsError",
+    "batch_note",
     "from_query",
+    "is_drawn",
     "preset",
     "to_query",
 ]
 
-DATASETS = ("four_points", "xor", "moons", "circles", "spiral")
+DATASETS = ("four_points", "xor", "moons", "circles", "spiral", "drawn")
 LOSSES = ("cross_entropy", "hinge", "mse")
 OPTIMIZERS = ("sgd", "momentum", "adam")
 SCHEDULES = ("inverse", "linear")
@@ -53,13 +56,17 @@ ENGINES = ("scratchgrad", "yours")
 YOUR_ENGINE_FIXES = ("activation", "loss", "optimizer", "schedule", "decay", "l2")
 """The settings the reader's engine has no say in: its neurons are tanh, its loop plain MSE descent."""
 YOUR_ENGINE_BATCH = 20
-"""The batch a panel switches to with its engine: a reader's engine builds a graph node per ``+`` and
-``*``, so a full batch of 100 moons points trains at about 15 steps a second in CPython (5 to 7 in
-the browser); a batch of 20, at about 80 (25 to 30 in the browser), lively enough to watch."""
+"""The batch the reader's engine takes when none is asked for: its own `train` on all 100 points of
+the moons managed 5-14 steps a second in a browser, and a batch of 20 runs 3-7 times as many
+(benchmarks/playground_speed.py ``--only-yours all 20``, side by side)."""
 
 MAX_POINTS = 400
 MIN_POINTS = 4
 """The fewest points a drawn data set may have."""
+MAX_COORDINATE = 2.0
+"""How far from the origin a drawn point may lie, in each coordinate: the square a panel draws on."""
+DRAWN_PLANE = (-MAX_COORDINATE, MAX_COORDINATE, -MAX_COORDINATE, MAX_COORDINATE)
+"""The plane of the drawn data set, (x_min, x_max, y_min, y_max): fixed, so points stay put as more come."""
 MAX_LAYERS = 4
 MAX_NEURONS = 32
 MAX_LR = 10.0
@@ -77,7 +84,7 @@ class Settings:
         noise: the standard deviation of the noise added to the points.
         points: how many points to draw (the spiral: a multiple of 3, a third per arm).
         test_fraction: the share of the points held out to test on (`scratchgrad.datasets.split`,
-            seeded by `seed`), never trained on; 0 trains on all. Not for the fixed 4-point sets.
+            seeded by `seed`), never trained on; 0 trains on all. Not for the 4-point sets or drawn points.
         features: what the network is given of each point of the plane (`scratchgrad.features`):
             ``("x1", "x2")``, its coordinates, by default; not for the 3-D four points.
         hidden: neurons per hidden layer, e.g. ``(16, 16)``; ``()`` is a linear model.
@@ -92,6 +99,8 @@ class Settings:
         l2: the weight of the penalty ``l2·Σθ²`` added to the loss.
         batch_size: examples per step; None trains on every point at every step.
         seed: seeds the data, the initial weights and the batch shuffling.
+        drawn: the reader's own points for ``dataset="drawn"``, each ``(x₁, x₂, class)`` with
+            class 0 or 1; in a URL ``x₁,x₂,class`` joined by ``;``.
         engine: ``scratchgrad``, or ``yours``: the engine the reader built in the exercises
             (their Value, MLP and ``train``: tanh neurons, mean squared error, plain gradient
             descent on each step's batch), which makes activation, loss, optimizer, schedule,
@@ -114,6 +123,7 @@ class Settings:
     batch_size: int | None = None
     seed: int = 0
     engine: str = "scratchgrad"
+    drawn: tuple[tuple[float, float, int], ...] = ()
 
     @property
     def inputs(self) -> int:
@@ -132,12 +142,14 @@ class Settings:
             return 4
         if self.dataset == "spiral":
             return 3 * (self.points // 3)
+        if self.dataset == "drawn":
+            return len(self.drawn)
         return self.points
 
     @property
     def held_out(self) -> bool:
-        """Whether some points are held out to test on (never for the fixed 4-point sets)."""
-        return bool(self.test_fraction) and self.dataset not in ("four_points", "xor")
+        """Whether some points are held out to test on (never for the 4-point sets, nor drawn points)."""
+        return bool(self.test_fraction) and self.dataset not in ("four_points", "xor", "drawn")
 
     @property
     def train_count(self) -> int:
@@ -154,7 +166,9 @@ class Settings:
             >>> Settings(dataset="xor", hidden=()).unused()
             ('noise', 'points', 'test_fraction', 'activation', 'schedule')
         """
-        fixed = ("noise", "points", "test_fraction") if self.dataset in ("four_points", "xor") else ()
+        fixed = (
+            ("noise", "points", "test_fraction") if self.dataset in ("four_points", "xor", "drawn") else ()
+        )
         fixed += ("features",) if self.dataset == "four_points" else ()
         if self.engine == "yours":
             return fixed + YOUR_ENGINE_FIXES
@@ -183,6 +197,11 @@ class Settings:
             found["loss"] = (
                 f"the spiral has 3 classes: use cross_entropy ({self.loss} here scores two classes, ±1)"
             )
+        if self.dataset == "drawn" and is_drawn(self.drawn):
+            if len(self.drawn) < MIN_POINTS:
+                found["drawn"] = f"draw at least {MIN_POINTS} points to train on, got {len(self.drawn)}"
+            elif len({cls for _, _, cls in self.drawn}) < 2:
+                found["drawn"] = "draw points of both classes, 0 and 1: one class alone has nothing to learn"
         if self.optimizer == "adam" and self.decay:
             found["decay"] = "Adam sizes its own steps: set decay to 0, or pick sgd or momentum"
         batch, count = self.batch_size, self.train_count
@@ -213,8 +232,8 @@ class Field:
     Attributes:
         name: the `Settings` attribute and the URL query key.
         label: a short label for the control.
-        kind: ``choice``, ``float``, ``int``, ``layers``, ``batch`` or ``features`` (several of
-            `choices`, comma-separated).
+        kind: ``choice``, ``float``, ``int``, ``layers``, ``batch``, ``features`` (several of
+            `choices`, comma-separated) or ``points``.
         choices: the allowed names (``choice`` and ``features`` fields).
         written: how each of `choices` is written for a reader (``features``: x₁², …).
         low: the smallest allowed number (inclusive unless `above_low`).
@@ -222,6 +241,8 @@ class Field:
         above_low: True when the number must be strictly greater than `low`.
         why_high: why numbers above `high` are refused.
         help: one sentence for the control's tooltip.
+        clears: the fields a change of this one gives back to their default (the form then leaves
+            them out of its query, and `from_query` chooses them again).
     """
 
     name: str
@@ -234,6 +255,7 @@ class Field:
     above_low: bool = False
     why_high: str = ""
     help: str = ""
+    clears: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
@@ -257,12 +279,16 @@ class Field:
             return None
         if self.kind == "features":
             return tuple(part.strip() for part in text.split(",")) if text else ()
+        if self.kind == "points":
+            return _parse_drawn(text)
         return tuple(_whole_number(part) for part in text.split(",")) if text else ()
 
     def format(self, value: Any) -> str:
         """`value` as text that `parse` reads back to the same value."""
         if self.kind in ("layers", "features"):
             return ",".join(map(str, value))
+        if self.kind == "points":
+            return ";".join(f"{_number(x1)},{_number(x2)},{cls}" for x1, x2, cls in value)
         if self.kind == "batch" and value is None:
             return "all"
         return str(value)
@@ -277,6 +303,8 @@ class Field:
             return _check_layers(value)
         if self.kind == "features":
             return _check_features(value, self.choices)
+        if self.kind == "points":
+            return _check_drawn(value)
         if self.kind == "batch" and value is None:
             return None
         return self._check_number(value)
@@ -308,6 +336,44 @@ def _whole_number(text: str) -> int:
 
 def _number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def _parse_drawn(text: str) -> tuple[tuple[float, float, int], ...]:
+    """Points written ``x₁,x₂,class`` and joined by ``;``; a ValueError names the first one unreadable."""
+    if len(text) > MAX_POINTS * 40:
+        raise ValueError(f"{len(text)} characters is more than {MAX_POINTS} points can take")
+    points = []
+    for position, part in enumerate(filter(None, text.split(";")), start=1):
+        numbers = part.split(",")
+        if len(numbers) != 3:
+            raise ValueError(f"point {position} {part!r} is not x₁,x₂,class (three numbers)")
+        try:
+            points.append((float(numbers[0]), float(numbers[1]), int(numbers[2])))
+        except ValueError:
+            raise ValueError(f"point {position} {part!r} is not x₁,x₂,class (three numbers)") from None
+    return tuple(points)
+
+
+def is_drawn(points: Any) -> bool:
+    """True when `points` has the shape of drawn points (a tuple of (x₁, x₂, class) tuples)."""
+    return isinstance(points, tuple) and all(
+        isinstance(p, tuple) and len(p) == 3 and is_number(p[0]) and is_number(p[1]) and is_whole_number(p[2])
+        for p in points
+    )
+
+
+def _check_drawn(points: Any) -> str | None:
+    if not is_drawn(points):
+        return f"must be points (x₁, x₂, class), got {points!r}"
+    if len(points) > MAX_POINTS:
+        return f"at most {MAX_POINTS} points{_TOO_SLOW}, got {len(points)}"
+    for position, (x1, x2, cls) in enumerate(points, start=1):
+        if not (math.isfinite(x1) and math.isfinite(x2)) or max(abs(x1), abs(x2)) > MAX_COORDINATE:
+            edge = _number(MAX_COORDINATE)
+            return f"point {position} ({x1}, {x2}) is off the plane: each coordinate from -{edge} to {edge}"
+        if cls not in (0, 1):
+            return f"point {position} has class {cls}; a drawn point is class 0 or 1"
+    return None
 
 
 def _check_layers(layers: Any) -> str | None:
@@ -371,6 +437,11 @@ FIELDS: tuple[Field, ...] = (
     Field(
         "engine", "Engine", "choice", ENGINES,
         help="scratchgrad, or yours: the Value, MLP and training loop you wrote in the Your turn exercises.",
+        clears=("batch_size",),
+    ),
+    Field(
+        "drawn", "Drawn points", "points",
+        help="Your own points for the data set drawn: x₁,x₂,class (0 or 1), separated by ;.",
     ),
 )  # fmt: skip
 """The fields in the order the panel shows them (and a URL lists them)."""
@@ -389,6 +460,8 @@ def _from_values(values: Mapping[str, str], base: Settings | None) -> Settings:
         except ValueError as error:
             problems[name] = f"{spec.title}: {error}"
     settings = _fitted_to_dataset(replace(base or Settings(), **changes))
+    if "batch_size" not in values:
+        settings = _lively_for_your_engine(settings)
     problems = {**settings.problems(), **problems}
     if problems:
         raise SettingsError({name: problems[name] for name in _FIELDS_BY_NAME if name in problems})
@@ -405,20 +478,29 @@ def _fitted_to_dataset(settings: Settings) -> Settings:
     return settings
 
 
-def lively_for_your_engine(settings: Settings, before: Settings | None) -> tuple[Settings, str | None]:
-    """`settings`, with a batch of `YOUR_ENGINE_BATCH` if they just switched from the book's engine
-    to the reader's (`before` ran the book's) on every point; and the sentence that says so, or None.
-    A batch the reader chose, or ``all`` chosen again while their engine runs, is kept."""
-    switched = before is not None and before.engine != "yours" and settings.engine == "yours"
-    if not switched or settings.batch_size is not None or settings.train_count <= YOUR_ENGINE_BATCH:
-        return settings, None
-    lively = replace(settings, batch_size=YOUR_ENGINE_BATCH)
-    if lively.problems():
-        return settings, None
-    return lively, (
-        f"Your engine trains on batches of {YOUR_ENGINE_BATCH} points, to keep it lively: on all "
-        f"{settings.train_count} points each step builds a graph {settings.train_count // YOUR_ENGINE_BATCH} "
-        "times as large. Set Batch size to all for full batch."
+def _lively_for_your_engine(settings: Settings) -> Settings:
+    """`settings` with the reader's engine on `YOUR_ENGINE_BATCH` points a step when no batch was asked
+    for and the data set has more; every point stays one setting away (``batch_size=all``)."""
+    more = settings.train_count > YOUR_ENGINE_BATCH
+    if settings.engine == "yours" and settings.batch_size is None and more:
+        return replace(settings, batch_size=YOUR_ENGINE_BATCH)
+    return settings
+
+
+def batch_note(settings: Settings) -> str:
+    """The sentence a panel shows about the reader's engine's batch ("" for the book's engine, and for
+    data sets of no more points than `YOUR_ENGINE_BATCH`, which it trains on whole)."""
+    count = settings.train_count
+    if settings.engine != "yours" or count <= YOUR_ENGINE_BATCH:
+        return ""
+    if settings.batch_size is None or settings.batch_size >= count:
+        return (
+            f"Your engine trains on all {count} training points a step; a batch of {YOUR_ENGINE_BATCH} "
+            "takes fewer points a step and keeps training lively."
+        )
+    return (
+        f"Your engine trains on a batch of {settings.batch_size} of the {count} training points a step, "
+        "so that it keeps training lively (every point makes each step slower)."
     )
 
 
@@ -427,7 +509,8 @@ def from_query(query: str, base: Settings | None = None) -> Settings:
 
     Keys that are not settings are ignored (a page URL may carry others, e.g.
     the search highlight ``h=``); a setting given twice is an error. Missing
-    settings keep `base`'s value (the defaults when None).
+    settings keep `base`'s value (the defaults when None), except that the
+    reader's engine without a batch given takes `YOUR_ENGINE_BATCH` points a step.
 
     Raises:
         SettingsError: one message per bad setting.
@@ -445,8 +528,10 @@ def from_query(query: str, base: Settings | None = None) -> Settings:
 
 
 def to_query(settings: Settings) -> str:
-    """`settings` as a URL query string (every field, in `FIELDS` order); `from_query` reads it back."""
-    return urlencode([(spec.name, spec.format(getattr(settings, spec.name))) for spec in FIELDS], safe=",")
+    """`settings` as a URL query string (every field in `FIELDS` order, but no empty drawn points);
+    `from_query` reads it back."""
+    pairs = [(spec.name, spec.format(getattr(settings, spec.name))) for spec in FIELDS]
+    return urlencode([(name, text) for name, text in pairs if name != "drawn" or text], safe=",;")
 
 
 PRESETS: dict[str, Settings] = {

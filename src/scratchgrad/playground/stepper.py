@@ -25,7 +25,7 @@ from scratchgrad.fused import ACTIVATIONS
 from scratchgrad.losses import accuracy, predicted_class
 from scratchgrad.nn import MLP
 from scratchgrad.playground.program import setup_code
-from scratchgrad.playground.settings import Settings
+from scratchgrad.playground.settings import DRAWN_PLANE, Settings
 from scratchgrad.train import StepRecord, Trainer
 
 __all__ = ["PLANE_MARGIN", "Stepper", "class_index", "predict", "predict_all"]
@@ -224,10 +224,12 @@ class Stepper:
         """The square of the input plane to draw, (x_min, x_max, y_min, y_max); None for 3-D points.
 
         It is centred on the points and reaches `PLANE_MARGIN` of their extent
-        beyond them on every side.
+        beyond them on every side; the drawn data set's is the fixed square `DRAWN_PLANE`.
         """
         if self.settings.dataset == "four_points":
             return None
+        if self.settings.dataset == "drawn":
+            return DRAWN_PLANE
         every = [*self.points, *self.test_points]
         first, second = [p[0] for p in every], [p[1] for p in every]
         extent = max(max(first) - min(first), max(second) - min(second), 1e-9)

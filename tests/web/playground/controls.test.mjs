@@ -6,7 +6,14 @@ import { SettingsForm } from "../../../web/playground/controls.js";
 import { installDom } from "../dom.mjs";
 
 const FIELDS = [
-  { name: "dataset", label: "Data set", kind: "choice", choices: ["moons", "xor"], help: "Which points" },
+  {
+    name: "dataset",
+    label: "Data set",
+    kind: "choice",
+    choices: ["moons", "xor"],
+    help: "Which points",
+    clears: ["steps"],
+  },
   { name: "lr", label: "Learning rate", kind: "float", help: "Step size" },
   { name: "hidden", label: "Hidden layers", kind: "text" },
   { name: "steps", label: "Batch", kind: "int" },
@@ -79,6 +86,13 @@ describe("SettingsForm", () => {
     control("lr").dispatchEvent(new Event("change"));
     assert.equal(changes, 1);
     assert.equal(form.query(), "lr=0.5");
+  });
+
+  test("a change leaves the fields it clears out of the query, for Python to choose again", () => {
+    form.fill("dataset=moons&lr=0.1&steps=20");
+    control("dataset").value = "xor";
+    control("dataset").dispatchEvent(new Event("change"));
+    assert.equal(form.query(), "dataset=xor&lr=0.1");
   });
 
   test("puts each problem next to its control and returns those it cannot place", () => {
