@@ -113,3 +113,10 @@ def test_a_dunder_in_a_task_or_hint_is_code_so_that_markdown_keeps_its_underscor
     for text in (exercise.task, *exercise.hints):
         outside_code = "".join(text.split("`")[::2])
         assert "__" not in outside_code, text
+
+
+def test_a_wrong_loss_measured_before_the_step_gets_no_hint_about_when_it_is_measured():
+    exercise = by_id("training")
+    report = check("training", exercise.wrong_source("first-example-only"))
+    failures = " ".join(line.message for line in report.checks if not line.passed)
+    assert "your line 6" in failures and "measured before the step" not in failures, report.text()

@@ -2,6 +2,7 @@
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import close
+from scratchgrad.exercises.shares import line_in
 from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
@@ -35,6 +36,7 @@ def _run(model, weights: list[float], loop) -> list[float]:
 @EXERCISE.check("one loss per step, each before its update")
 def _shape(engine: Engine) -> str:
     model = engine.MLP(3, [4, 1])
+    weights = [p.data for p in model.parameters()]
     before = (sum((model(x) - y) ** 2 for x, y in zip(XS, YS, strict=False)) / len(XS)).data
     losses = list(engine.train(model, list(XS), list(YS), STEPS, RATE))
     if len(losses) != STEPS or not all(isinstance(x, (int, float)) for x in losses):
@@ -42,10 +44,17 @@ def _shape(engine: Engine) -> str:
         raise Fail(f"train(…, steps={STEPS}, …) should return {STEPS} losses (loss.data); yours: {shown}")
     summed = close(losses[0], before * len(XS), 1e-9)  # the sum, not the mean: the next check says so
     if not close(losses[0], before, 1e-9) and not summed:
-        raise Fail(
+        found = (
             f"the first loss should be the model's mean squared error before any update, {written(before)}; "
-            f"yours is {written(losses[0])}: append the loss of the forward pass, measured before the step"
+            f"yours is {written(losses[0])}"
         )
+        after = _run(model, weights, lambda m: _loop(m, True, 1.0, 2, RATE))[1]
+        if close(losses[0], after, 1e-9):  # the evidence: exactly the loss one update later
+            raise Fail(
+                f"{found}, the loss after the first update{line_in(engine.train, '.append(')}: append the "
+                "loss of the forward pass, measured before the step"
+            )
+        raise Fail(f"{found}{line_in(engine.train, 'loss =')}")
     return f"{STEPS} losses, from {written(losses[0])} to {written(losses[-1])}"
 
 
