@@ -120,3 +120,13 @@ def test_a_wrong_loss_measured_before_the_step_gets_no_hint_about_when_it_is_mea
     report = check("training", exercise.wrong_source("first-example-only"))
     failures = " ".join(line.message for line in report.checks if not line.passed)
     assert "your line 6" in failures and "measured before the step" not in failures, report.text()
+
+
+def test_a_slope_that_ignores_h_is_told_so_and_a_typo_is_not():
+    ignored = "def slope(f, x, h=1e-6):\n    step = 1e-6\n    return (f(x + step) - f(x)) / step\n"
+    typo = "def slope(f, x, h=1e-6):\n    return (f(x + h) - f(h)) / h\n"
+    told = " ".join(line.message for line in check("slope", ignored).checks if not line.passed)
+    untold = " ".join(line.message for line in check("slope", typo).checks if not line.passed)
+    assert "does slope use the h it is given" in told
+    assert "h it is given" not in untold and "central difference" not in untold
+    assert "subtract f(x), not f(h)" in untold
