@@ -130,3 +130,16 @@ def test_a_slope_that_ignores_h_is_told_so_and_a_typo_is_not():
     assert "does slope use the h it is given" in told
     assert "h it is given" not in untold and "central difference" not in untold
     assert "subtract f(x), not f(h)" in untold
+
+
+def test_a_none_from_the_readers_method_is_not_blamed_on_the_book_and_gets_no_swap_hint():
+    source = by_id("composed-ops").wrong_source("rmul-returns-none")
+    failures = " ".join(line.message for line in check("composed-ops", source).checks if not line.passed)
+    assert "a None that a method of yours returned" in failures
+    assert "it was given one of your Values" not in failures and "not self / other" not in failures
+
+
+def test_a_wrong_reflected_subtraction_gets_the_swap_hint_only_when_it_swapped():
+    source = by_id("composed-ops").solution.replace("return other + (-self)", "return other + self")
+    failures = " ".join(line.message for line in check("composed-ops", source).checks if not line.passed)
+    assert "2 - a" in failures and "not self - other" not in failures
