@@ -143,3 +143,9 @@ def test_a_wrong_reflected_subtraction_gets_the_swap_hint_only_when_it_swapped()
     source = by_id("composed-ops").solution.replace("return other + (-self)", "return other + self")
     failures = " ".join(line.message for line in check("composed-ops", source).checks if not line.passed)
     assert "2 - a" in failures and "not self - other" not in failures
+
+
+def test_a_zero_division_in_the_readers_log_rule_gets_no_advice_about_shifted_exps():
+    source = by_id("softmax-cross-entropy").wrong_source("log-rule-divides-by-out")
+    failures = " ".join(line.message for line in check("softmax-cross-entropy", source).checks if not line.passed)
+    assert "in your rule for log" in failures and "log Σ exp(z − m)" not in failures
