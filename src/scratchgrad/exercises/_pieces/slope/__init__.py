@@ -26,7 +26,7 @@ def _chapter_function(engine: Engine) -> str:
             " — for f(t) = t at x = 3 with h = 0.5 your rise is 3, f(3.5) − f(0.5): "
             "subtract f(x), not f(h)"
         )
-    elif is_number(got) and got == 0:
+    elif is_number(got) and got == 0 and _slope_of(engine, lambda x: 3 * x**2 - 4 * x + 5, 3.0, 0.5) != 0:
         hint = " — is h so small that x + h == x? Then f(x + h) − f(x) is exactly 0"
     elif is_number(got) and 0 < abs(got) < 1e-2:
         hint = " — did you divide the rise by h?"
