@@ -34,7 +34,8 @@ def _require(engine: Engine, text, operation, value, da, db, hint, at: tuple = (
     data = getattr(out, "data", out)
     if not close(data, value):
         swapped = text in SWAPPED and close(data, SWAPPED[text](at[0]))  # the evidence for the hint
-        raise Fail(f"{text} {where} should be {written(value)}; yours gave {written(data)}{hint if swapped else ''}")
+        told = hint if swapped else ""
+        raise Fail(f"{text} {where} should be {written(value)}; yours gave {written(data)}{told}")
     out.backward()
     if not close(a.grad, da):
         raise Fail(f"d({text})/da {where} should be {written(da)}; your backward gave {written(a.grad)}")

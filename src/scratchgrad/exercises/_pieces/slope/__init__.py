@@ -23,8 +23,7 @@ def _chapter_function(engine: Engine) -> str:
     line = _slope_of(engine, lambda t: t, 3.0, 0.5)  # f(t) = t: the rise over the run is exactly 1
     if is_number(line) and abs(line * 0.5 - 3.0) < 1e-9:  # rise 3 = f(x + h) − f(h), not 0.5
         hint = (
-            " — for f(t) = t at x = 3 with h = 0.5 your rise is 3, f(3.5) − f(0.5): "
-            "subtract f(x), not f(h)"
+            " — for f(t) = t at x = 3 with h = 0.5 your rise is 3, f(3.5) − f(0.5): subtract f(x), not f(h)"
         )
     elif is_number(got) and got == 0 and _slope_of(engine, lambda x: 3 * x**2 - 4 * x + 5, 3.0, 0.5) != 0:
         hint = " — is h so small that x + h == x? Then f(x + h) − f(x) is exactly 0"

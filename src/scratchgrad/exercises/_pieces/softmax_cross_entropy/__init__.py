@@ -95,11 +95,11 @@ def _require_no_overflow(engine: Engine, logits: list[float]) -> None:
     except (ValueError, ZeroDivisionError) as error:
         frame = _innermost_reader_frame(error)
         if frame is not None and "log.<locals>" in frame.f_code.co_qualname:
+            quoted = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
             raise Fail(
                 f"logits {logits} raised {type(error).__name__}: {error} in your rule for log "
-                f"(your line {frame.f_lineno}: `{linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()}`)"
-                " — here the sum of the shifted exps is 1.0 and its log 0.0: the slope of log at x is 1 / x, with x "
-                "= self.data"
+                f"(your line {frame.f_lineno}: `{quoted}`) — here the sum of the shifted exps is 1.0 and "
+                "its log 0.0: the slope of log at x is 1 / x, with x = self.data"
             ) from None
         raise Fail(
             f"logits {logits} raised {type(error).__name__}: {error} — the probability of class 1 is "

@@ -105,14 +105,17 @@ def _same_as_chapter(engine: Engine) -> str:
                 raise Fail(f"{found} — your loop steps with {other:g}: use the learning_rate it is given")
         raise Fail(found)
     xs3, ys3 = XS[:3], YS[:3]  # another number of examples: the mean divides by len(xs), not by 4
-    yours = list(_run(model, weights, lambda m: engine.train(m, [list(x) for x in xs3], list(ys3), 3, RATE)))
+    given = [list(x) for x in xs3], list(ys3)
+    yours = list(_run(model, weights, lambda m: engine.train(m, *given, 3, RATE)))
     right = _run(model, weights, lambda m: _loop(m, True, 1.0, 3, RATE, xs3, ys3))
     if len(yours) != 3 or not all(close(a, b, 1e-9) for a, b in zip(yours, right, strict=True)):
-        found = f"on the first 3 examples only, the losses should be {[written(x) for x in right]}; yours: " + (
+        found = (
+            f"on the first 3 examples only, the losses should be {[written(x) for x in right]}; yours: "
             f"{[written(x) for x in yours]}"
         )
         fixed = yours and close(yours[0], right[0] * 3 / 4, 1e-9)  # the evidence: a sum divided by 4
-        raise Fail(f"{found}{' — divide by len(xs), the number of examples given, not 4' if fixed else ''}")
+        hint = " — divide by len(xs), the number of examples given, not 4" if fixed else ""
+        raise Fail(f"{found}{hint}")
     return "step for step at learning rates 0.1, 0.03 and 0.5, and on 3 examples"
 
 
