@@ -113,3 +113,45 @@ def test_a_dunder_in_a_task_or_hint_is_code_so_that_markdown_keeps_its_underscor
     for text in (exercise.task, *exercise.hints):
         outside_code = "".join(text.split("`")[::2])
         assert "__" not in outside_code, text
+
+
+def test_a_wrong_loss_measured_before_the_step_gets_no_hint_about_when_it_is_measured():
+    exercise = by_id("training")
+    report = check("training", exercise.wrong_source("first-example-only"))
+    failures = " ".join(line.message for line in report.checks if not line.passed)
+    assert "your line 6" in failures, report.text()
+    assert "measured before the step" not in failures, report.text()
+
+
+def test_a_slope_that_ignores_h_is_told_so_and_a_typo_is_not():
+    ignored = "def slope(f, x, h=1e-6):\n    step = 1e-6\n    return (f(x + step) - f(x)) / step\n"
+    typo = "def slope(f, x, h=1e-6):\n    return (f(x + h) - f(h)) / h\n"
+    told = " ".join(line.message for line in check("slope", ignored).checks if not line.passed)
+    untold = " ".join(line.message for line in check("slope", typo).checks if not line.passed)
+    assert "does slope use the h it is given" in told
+    assert "h it is given" not in untold
+    assert "central difference" not in untold
+    assert "subtract f(x), not f(h)" in untold
+
+
+def test_a_none_from_the_readers_method_is_not_blamed_on_the_book_and_gets_no_swap_hint():
+    source = by_id("composed-ops").wrong_source("rmul-returns-none")
+    failures = " ".join(line.message for line in check("composed-ops", source).checks if not line.passed)
+    assert "a None that a method of yours returned" in failures
+    assert "it was given one of your Values" not in failures
+    assert "not self / other" not in failures
+
+
+def test_a_wrong_reflected_subtraction_gets_the_swap_hint_only_when_it_swapped():
+    source = by_id("composed-ops").solution.replace("return other + (-self)", "return other + self")
+    failures = " ".join(line.message for line in check("composed-ops", source).checks if not line.passed)
+    assert "2 - a" in failures
+    assert "not self - other" not in failures
+
+
+def test_a_zero_division_in_the_readers_log_rule_gets_no_advice_about_shifted_exps():
+    source = by_id("softmax-cross-entropy").wrong_source("log-rule-divides-by-out")
+    report = check("softmax-cross-entropy", source)
+    failures = " ".join(line.message for line in report.checks if not line.passed)
+    assert "in your rule for log" in failures
+    assert "log Σ exp(z − m)" not in failures

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 import pytest
 
 import scratchgrad.exercises.oracle as oracle
+from scratchgrad.exercises import check
 from scratchgrad.exercises.sandbox import (
     CPU_CLOCK,
     LOOK_EVERY,
@@ -135,6 +136,7 @@ def test_the_checkers_names_and_settings_are_put_back():
     source = """
 import builtins, sys
 import scratchgrad.exercises.oracle as oracle
+from scratchgrad.exercises import check
 def f():
     del builtins.len
     oracle.close = None
@@ -242,3 +244,11 @@ def test_the_checkers_classes_are_put_back_after_a_run():
 
     Sandbox(time_limit=5.0).run(replace_it)
     assert Report.as_dict is real
+
+
+def test_a_patched_math_function_is_put_back_before_the_checks_compute_with_it():
+    source = "import math\nmath.tanh = lambda x: 0.0\n\ndef tanh_derivative(x):\n    return 1.0\n"
+    report = check("tanh-derivative", source)
+    failures = " ".join(line.message for line in report.checks if not line.passed)
+    assert "tanh'(0.0) should be 0.0" not in failures, report.text()
+    assert "should be 0.5" in failures, report.text()

@@ -196,10 +196,10 @@ def _code_error(error: BaseException, exercise_id: str) -> CodeError:
         where, line = f"your code for {_piece(yours[-1].filename)!r}", yours[-1].lineno
     elif books:
         piece = _piece(books[-1].filename)
-        where, line = (
-            f"the book's {piece!r}, which stands in for your own: it was given one of your Values",
-            None,
-        )
+        given = "one of your Values"
+        if "NoneType" in str(error):  # the book's code returns no None: one of the reader's did
+            given = "a None that a method of yours returned: does each one `return` its result?"
+        where, line = (f"the book's {piece!r}, which stands in for your own: it was given {given}", None)
     else:
         where, line = f"when the checks of {exercise_id!r} used what your code returned", None
     message = error.msg if isinstance(error, SyntaxError) else str(error)

@@ -12,7 +12,8 @@ Code typed by a reader may raise, loop forever, print megabytes or delete names 
   the same way.
 * **Output.** ``sys.stdout`` and ``sys.stderr`` go to a `CappedOutput`: the first characters are
   kept for the report, the rest only counted.
-* **The checker's own names.** The builtins, ``sys.modules``' scratchgrad modules and the
+* **The checker's own names.** The builtins, ``sys.modules``' scratchgrad modules (and `math`,
+  `random` and the other standard modules of ``CHECKED_WITH``) and the
   interpreter settings the reader might change (recursion limit, trace function, output streams)
   are put back after every run, so ``del builtins.len`` or ``import scratchgrad.exercises as e;
   e.check = None`` lasts only as long as the reader's own code.
@@ -45,6 +46,8 @@ __all__ = [
 
 T = TypeVar("T")
 READER_FILE_PREFIX = "<yours: "
+# Standard modules whose functions the checks compute expected values with (math.tanh, say).
+CHECKED_WITH = ("math", "cmath", "random", "operator", "statistics")
 BOOK_FILE_PREFIX = "<reference: "
 """The file names the reader's code and a reference solution are compiled under: ``<yours: slope>``."""
 OUTPUT_LIMIT = 20_000
@@ -195,7 +198,11 @@ class Sandbox:
         # of an earlier run, say) cannot change the dictionary while it is being read.
         saved_builtins = dict(builtins.__dict__)
         modules_now = dict(sys.modules)
-        saved_modules = {name: m for name, m in modules_now.items() if name.split(".")[0] == "scratchgrad"}
+        saved_modules = {
+            name: m
+            for name, m in modules_now.items()
+            if name.split(".")[0] == "scratchgrad" or name in CHECKED_WITH
+        }
         saved_dicts = {
             name: dict(m.__dict__) for name, m in saved_modules.items() if isinstance(m, ModuleType)
         }

@@ -9,6 +9,7 @@ accumulate exercise (all at once); rules written after it, by their own exercise
 
 from __future__ import annotations
 
+import linecache
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -70,6 +71,21 @@ def written_in(value_class: type, method: str) -> str:
     filename = getattr(getattr(function, "__code__", None), "co_filename", "")
     if filename.startswith(READER_FILE_PREFIX):
         return f" (your code for {filename[len(READER_FILE_PREFIX) : -1]!r})"
+    return ""
+
+
+def line_in(function: object, needle: str) -> str:
+    """Where in the reader's `function` the first line holding `needle` is: " (your line 7: `…`)", or ""."""
+    code = getattr(function, "__code__", None)
+    filename = getattr(code, "co_filename", "")
+    if not filename.startswith(READER_FILE_PREFIX):
+        return ""
+    first = code.co_firstlineno
+    lines = linecache.getlines(filename)
+    last = max((line for _, _, line in code.co_lines() if line is not None), default=first)
+    for number in range(first, min(last, len(lines)) + 1):
+        if needle in lines[number - 1]:
+            return f" (your line {number}: `{lines[number - 1].strip()}`)"
     return ""
 
 

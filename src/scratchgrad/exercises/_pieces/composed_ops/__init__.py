@@ -18,19 +18,24 @@ CASES = (
     ("2 / a", lambda a, b: 2 / a, 2 / A, -2 / A**2, None, " — other / self, not self / other"),
 )
 
+SWAPPED = {"2 - a": lambda a: a - 2, "2 / a": lambda a: a / 2}  # self - other, self / other
+
 
 def _require(engine: Engine, text, operation, value, da, db, hint, at: tuple = (A, B)) -> None:
     a, b = engine.Value(at[0]), engine.Value(at[1])
     where = f"with a = {at[0]:g}, b = {at[1]:g}"
     out = operation(a, b)
     if not isinstance(out, engine.Value):
+        missing = " — a method of yours returned None: does each one `return` its result?"
         raise Fail(
             f"{text} {where} should give a Value (so that backward() can reach a); yours gave "
-            f"{type(out).__name__} {out!r}{hint}"
+            f"{type(out).__name__} {out!r}{missing if out is None else ''}"
         )
     data = getattr(out, "data", out)
     if not close(data, value):
-        raise Fail(f"{text} {where} should be {written(value)}; yours gave {written(data)}{hint}")
+        swapped = text in SWAPPED and close(data, SWAPPED[text](at[0]))  # the evidence for the hint
+        told = hint if swapped else ""
+        raise Fail(f"{text} {where} should be {written(value)}; yours gave {written(data)}{told}")
     out.backward()
     if not close(a.grad, da):
         raise Fail(f"d({text})/da {where} should be {written(da)}; your backward gave {written(a.grad)}")

@@ -20,7 +20,12 @@ def _chapter_function(engine: Engine) -> str:
     if is_number(got) and abs(got - expected) < 1e-3:
         return f"about {written(expected)}: {written(got)}"
     hint = ""
-    if is_number(got) and got == 0:
+    line = _slope_of(engine, lambda t: t, 3.0, 0.5)  # f(t) = t: the rise over the run is exactly 1
+    if is_number(line) and abs(line * 0.5 - 3.0) < 1e-9:  # rise 3 = f(x + h) − f(h), not 0.5
+        hint = (
+            " — for f(t) = t at x = 3 with h = 0.5 your rise is 3, f(3.5) − f(0.5): subtract f(x), not f(h)"
+        )
+    elif is_number(got) and got == 0 and _slope_of(engine, lambda x: 3 * x**2 - 4 * x + 5, 3.0, 0.5) != 0:
         hint = " — is h so small that x + h == x? Then f(x + h) − f(x) is exactly 0"
     elif is_number(got) and 0 < abs(got) < 1e-2:
         hint = " — did you divide the rise by h?"
@@ -76,9 +81,13 @@ def _uses_h(engine: Engine) -> str:
             "from x − h to x + h is 2h — divide by 2 * h"
         )
     name, h, got, quotients = misses[0]
+    f, x = next((f, x) for case, f, x in USES_H_CASES if case == name)
+    default = _slope_of(engine, f, x)  # the same answer as without h: then h was ignored
+    ignored = is_number(got) and is_number(default) and abs(got - default) < 1e-9
     raise Fail(
         f"with h = {written(h)}, nudging {name} gives (f(x + h) − f(x)) / h = "
-        f"{written(quotients['forward'])}; you got {written(got)} — does slope use the h it is given?"
+        f"{written(quotients['forward'])}; you got {written(got)}"
+        + (" — the same as with the default h: does slope use the h it is given?" if ignored else "")
     )
 
 

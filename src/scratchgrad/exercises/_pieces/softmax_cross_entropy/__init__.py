@@ -1,11 +1,13 @@
 """Beyond four points (stretch): softmax and cross-entropy, trained on the three-arm spiral."""
 
+import linecache
 import math
 
 import scratchgrad
 from scratchgrad.datasets import spiral
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import require_close, value_of
+from scratchgrad.exercises.sandbox import READER_FILE_PREFIX
 from scratchgrad.exercises.shares import RULES, require_adds
 from scratchgrad.losses import softmax_cross_entropy
 from scratchgrad.page.numbers import written
@@ -65,9 +67,24 @@ def _row(engine: Engine) -> str:
     return "losses and gradients as scratchgrad.losses.softmax_cross_entropy"
 
 
+def _innermost_reader_frame(error: BaseException):
+    """The last frame of the reader's code that `error` passed through, or None."""
+    found, tb = None, error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.startswith(READER_FILE_PREFIX):
+            found = tb.tb_frame
+        tb = tb.tb_next
+    return found
+
+
 @EXERCISE.check("logits of ±1000 do not overflow")
 def _large(engine: Engine) -> str:
-    logits = [1000.0, 0.0, -1000.0]
+    for logits in ([1000.0, 0.0, -1000.0], [-1000.0, 0.0, 1000.0]):  # the largest first, and last
+        _require_no_overflow(engine, logits)
+    return "loss 1000.0 for class 1, no overflow, whichever logit is the largest"
+
+
+def _require_no_overflow(engine: Engine, logits: list[float]) -> None:
     try:
         got, _ = _yours(engine, logits, 1)
     except OverflowError:
@@ -76,13 +93,20 @@ def _large(engine: Engine) -> str:
             "logit from every logit first: it changes no probability"
         ) from None
     except (ValueError, ZeroDivisionError) as error:
+        frame = _innermost_reader_frame(error)
+        if frame is not None and "log.<locals>" in frame.f_code.co_qualname:
+            quoted = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+            raise Fail(
+                f"logits {logits} raised {type(error).__name__}: {error} in your rule for log "
+                f"(your line {frame.f_lineno}: `{quoted}`) — here the sum of the shifted exps is 1.0 and "
+                "its log 0.0: the slope of log at x is 1 / x, with x = self.data"
+            ) from None
         raise Fail(
             f"logits {logits} raised {type(error).__name__}: {error} — the probability of class 1 is "
             "e^-1000, which is 0.0 as a float, and log(0) fails. Take the log of the sum of the shifted "
             "exps and subtract the class's shifted logit: log Σ exp(z − m) − (z_c − m)"
         ) from None
     require_close(got, 1000.0, f"for logits {logits} and class 1 the loss")
-    return "loss 1000.0 for class 1, no overflow"
 
 
 @EXERCISE.check("trains an MLP on the spiral")

@@ -2,6 +2,7 @@
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import close
+from scratchgrad.exercises.shares import line_in
 from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
@@ -11,11 +12,13 @@ YS = (1.0, -1.0, -1.0, 1.0)
 STEPS, RATE = 8, 0.1
 
 
-def _loop(model, zero: bool, sign: float, steps: int = STEPS, rate: float = RATE) -> list[float]:
+def _loop(
+    model, zero: bool, sign: float, steps: int = STEPS, rate: float = RATE, xs: tuple = XS, ys: tuple = YS
+) -> list[float]:
     """The chapter's loop on the reader's model, or one of its two classic bugs."""
     losses = []
     for _ in range(steps):
-        loss = sum((model(x) - y) ** 2 for x, y in zip(XS, YS, strict=False)) / len(XS)
+        loss = sum((model(x) - y) ** 2 for x, y in zip(xs, ys, strict=False)) / len(xs)
         if zero:
             for p in model.parameters():
                 p.grad = 0.0
@@ -35,6 +38,7 @@ def _run(model, weights: list[float], loop) -> list[float]:
 @EXERCISE.check("one loss per step, each before its update")
 def _shape(engine: Engine) -> str:
     model = engine.MLP(3, [4, 1])
+    weights = [p.data for p in model.parameters()]
     before = (sum((model(x) - y) ** 2 for x, y in zip(XS, YS, strict=False)) / len(XS)).data
     losses = list(engine.train(model, list(XS), list(YS), STEPS, RATE))
     if len(losses) != STEPS or not all(isinstance(x, (int, float)) for x in losses):
@@ -42,10 +46,17 @@ def _shape(engine: Engine) -> str:
         raise Fail(f"train(…, steps={STEPS}, …) should return {STEPS} losses (loss.data); yours: {shown}")
     summed = close(losses[0], before * len(XS), 1e-9)  # the sum, not the mean: the next check says so
     if not close(losses[0], before, 1e-9) and not summed:
-        raise Fail(
+        found = (
             f"the first loss should be the model's mean squared error before any update, {written(before)}; "
-            f"yours is {written(losses[0])}: append the loss of the forward pass, measured before the step"
+            f"yours is {written(losses[0])}"
         )
+        after = _run(model, weights, lambda m: _loop(m, True, 1.0, 2, RATE))[1]
+        if close(losses[0], after, 1e-9):  # the evidence: exactly the loss one update later
+            raise Fail(
+                f"{found}, the loss after the first update{line_in(engine.train, '.append(')}: append the "
+                "loss of the forward pass, measured before the step"
+            )
+        raise Fail(f"{found}{line_in(engine.train, 'loss =')}")
     return f"{STEPS} losses, from {written(losses[0])} to {written(losses[-1])}"
 
 
@@ -93,7 +104,19 @@ def _same_as_chapter(engine: Engine) -> str:
             if other != rate and all(close(a, b, 1e-9) for a, b in zip(yours, fixed, strict=True)):
                 raise Fail(f"{found} — your loop steps with {other:g}: use the learning_rate it is given")
         raise Fail(found)
-    return "step for step at learning rates 0.1, 0.03 and 0.5"
+    xs3, ys3 = XS[:3], YS[:3]  # another number of examples: the mean divides by len(xs), not by 4
+    given = [list(x) for x in xs3], list(ys3)
+    yours = list(_run(model, weights, lambda m: engine.train(m, *given, 3, RATE)))
+    right = _run(model, weights, lambda m: _loop(m, True, 1.0, 3, RATE, xs3, ys3))
+    if len(yours) != 3 or not all(close(a, b, 1e-9) for a, b in zip(yours, right, strict=True)):
+        found = (
+            f"on the first 3 examples only, the losses should be {[written(x) for x in right]}; yours: "
+            f"{[written(x) for x in yours]}"
+        )
+        fixed = yours and close(yours[0], right[0] * 3 / 4, 1e-9)  # the evidence: a sum divided by 4
+        hint = " — divide by len(xs), the number of examples given, not 4" if fixed else ""
+        raise Fail(f"{found}{hint}")
+    return "step for step at learning rates 0.1, 0.03 and 0.5, and on 3 examples"
 
 
 @EXERCISE.check("training moves the model's own parameters, and the loss falls")
