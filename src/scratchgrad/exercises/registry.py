@@ -7,6 +7,7 @@ from scratchgrad.exercises._pieces import (
     backprop_by_hand,
     backward,
     composed_ops,
+    descent,
     fan_out,
     gradient_check,
     local_derivatives,
@@ -27,6 +28,7 @@ EXERCISES: tuple[Exercise, ...] = tuple(
     module.EXERCISE
     for module in (
         slope,
+        descent,
         value_graph,
         backprop_by_hand,
         tanh_derivative,
