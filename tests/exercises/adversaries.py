@@ -1546,7 +1546,8 @@ CASES += [
     Case(
         "descent",
         "uphill",
-        "def descend(f, x, lr, steps):\n    for _ in range(steps):\n        x += lr * slope(f, x)\n    return x\n",
+        "def descend(f, x, lr, steps):\n"
+        "    for _ in range(steps):\n        x += lr * slope(f, x)\n    return x\n",
         False,
         "went uphill",
     ),
@@ -1560,7 +1561,8 @@ CASES += [
     Case(
         "descent",
         "step-not-kept",
-        "def descend(f, x, lr, steps):\n    for _ in range(steps):\n        x - lr * slope(f, x)\n    return x\n",
+        "def descend(f, x, lr, steps):\n"
+        "    for _ in range(steps):\n        x - lr * slope(f, x)\n    return x\n",
         False,
         "x did not move",
     ),
@@ -1582,14 +1584,16 @@ CASES += [
     Case(
         "descent",
         "divides-by-lr",
-        "def descend(f, x, lr, steps):\n    for _ in range(steps):\n        x -= slope(f, x) / lr\n    return x\n",
+        "def descend(f, x, lr, steps):\n"
+        "    for _ in range(steps):\n        x -= slope(f, x) / lr\n    return x\n",
         False,
         "should reach x = 0.06",
     ),
     Case(
         "descent",
         "one-step-too-many",
-        "def descend(f, x, lr, steps):\n    for _ in range(steps + 1):\n        x -= lr * slope(f, x)\n    return x\n",
+        "def descend(f, x, lr, steps):\n"
+        "    for _ in range(steps + 1):\n        x -= lr * slope(f, x)\n    return x\n",
         False,
         "should reach x = 0.06",
     ),
@@ -1617,7 +1621,8 @@ CASES += [
     Case(
         "fan-out",
         "overwritten-share",
-        "def gradient_of_a(a, b, c):\n    u, v = a * b, a + c\n    grad = b * v\n    grad = u\n    return grad\n",
+        "def gradient_of_a(a, b, c):\n"
+        "    u, v = a * b, a + c\n    grad = b * v\n    grad = u\n    return grad\n",
         False,
         "only the share through v",
     ),

@@ -84,9 +84,14 @@ describe("BookVersions", () => {
       asked = true;
       return false;
     };
-    localStorage.setItem("scratchgrad:exercise:slope", JSON.stringify({ code: "x", stub: "", checked: true, passed: null }));
+    localStorage.setItem(
+      "scratchgrad:exercise:slope",
+      JSON.stringify({ code: "x", stub: "", checked: true, passed: null }),
+    );
     BookVersions.enhance(document);
-    document.querySelector("details.sg-book > summary").dispatchEvent(new window.MouseEvent("click", { bubbles: true }));
+    document
+      .querySelector("details.sg-book > summary")
+      .dispatchEvent(new window.MouseEvent("click", { bubbles: true }));
     assert.equal(asked, false);
     assert.equal(document.querySelector("[data-sg-exercise=slope]").dataset.sgBookRequests, "1");
   });
