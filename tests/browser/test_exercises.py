@@ -183,6 +183,14 @@ def test_the_books_version_waits_below_the_exercise_and_opens_when_the_readers_p
 def test_asking_for_the_books_version_before_passing_is_counted(context, site_url):
     page = open_exercise(context, site_url, "value-graph")
     book = book_version(page, "value-graph")
+    questions = []
+    page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))
+    book.locator("summary").click()  # before any Check it asks first; declined, it stays closed
+    assert len(questions) == 1
+    assert "not checked your code" in questions[0]
+    assert not book.evaluate("details => details.open")
+    assert exercise(page, "value-graph").get_attribute("data-sg-book-requests") is None
+    page.once("dialog", lambda dialog: dialog.accept())
     book.locator("summary").click()
     assert book.evaluate("details => details.open")
     assert exercise(page, "value-graph").get_attribute("data-sg-book-requests") == "1"

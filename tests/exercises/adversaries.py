@@ -1525,3 +1525,133 @@ def train(model, xs, ys, steps, learning_rate):
         "compare every input's gradient, not only the first",
     ),
 ]
+
+CASES += [
+    # ---------------------------------------------------------------- descent
+    Case(
+        "descent",
+        "while-loop",
+        "def descend(f, x, lr, steps):\n    taken = 0\n    while taken < steps:\n"
+        "        x -= lr * slope(f, x)\n        taken += 1\n    return x\n",
+        True,
+        earlier={"slope": "def slope(f, x, h=1e-6):\n    return (f(x + h) - f(x)) / h\n"},
+    ),
+    Case(
+        "descent",
+        "own-central-slope",
+        "def descend(f, x, lr, steps):\n    for _ in range(steps):\n"
+        "        g = (f(x + 1e-5) - f(x - 1e-5)) / 2e-5\n        x = x - lr * g\n    return x\n",
+        True,
+    ),
+    Case(
+        "descent",
+        "uphill",
+        "def descend(f, x, lr, steps):\n"
+        "    for _ in range(steps):\n        x += lr * slope(f, x)\n    return x\n",
+        False,
+        "went uphill",
+    ),
+    Case(
+        "descent",
+        "no-lr",
+        "def descend(f, x, lr, steps):\n    for _ in range(steps):\n        x -= slope(f, x)\n    return x\n",
+        False,
+        "multiply it by lr",
+    ),
+    Case(
+        "descent",
+        "step-not-kept",
+        "def descend(f, x, lr, steps):\n"
+        "    for _ in range(steps):\n        x - lr * slope(f, x)\n    return x\n",
+        False,
+        "x did not move",
+    ),
+    Case(
+        "descent",
+        "returns-after-one-step",
+        "def descend(f, x, lr, steps):\n    for _ in range(steps):\n        return x - lr * slope(f, x)\n",
+        False,
+        "100 steps should reach the bottom",
+    ),
+    Case(
+        "descent",
+        "slope-measured-once",
+        "def descend(f, x, lr, steps):\n    g = slope(f, x)\n    for _ in range(steps):\n"
+        "        x -= lr * g\n    return x\n",
+        False,
+        "100 steps should reach the bottom",
+    ),
+    Case(
+        "descent",
+        "divides-by-lr",
+        "def descend(f, x, lr, steps):\n"
+        "    for _ in range(steps):\n        x -= slope(f, x) / lr\n    return x\n",
+        False,
+        "should reach x = 0.06",
+    ),
+    Case(
+        "descent",
+        "one-step-too-many",
+        "def descend(f, x, lr, steps):\n"
+        "    for _ in range(steps + 1):\n        x -= lr * slope(f, x)\n    return x\n",
+        False,
+        "should reach x = 0.06",
+    ),
+    # ---------------------------------------------------------------- fan-out
+    Case(
+        "fan-out",
+        "expanded",
+        "def gradient_of_a(a, b, c):\n    # L = a*a*b + a*b*c\n    return 2 * a * b + b * c\n",
+        True,
+    ),
+    Case(
+        "fan-out",
+        "shares-named",
+        "def gradient_of_a(a, b, c):\n    u = a * b\n    v = a + c\n    dL_du, dL_dv = v, u\n"
+        "    grad = 0.0\n    grad += b * dL_du\n    grad += 1 * dL_dv\n    return grad\n",
+        True,
+    ),
+    Case(
+        "fan-out",
+        "share-through-u",
+        "def gradient_of_a(a, b, c):\n    return b * (a + c)\n",
+        False,
+        "only the share through u",
+    ),
+    Case(
+        "fan-out",
+        "overwritten-share",
+        "def gradient_of_a(a, b, c):\n"
+        "    u, v = a * b, a + c\n    grad = b * v\n    grad = u\n    return grad\n",
+        False,
+        "only the share through v",
+    ),
+    Case(
+        "fan-out",
+        "shares-multiplied",
+        "def gradient_of_a(a, b, c):\n    return (b * (a + c)) * (a * b)\n",
+        False,
+        "multiplied",
+    ),
+    Case(
+        "fan-out",
+        "product-not-swapped",
+        "def gradient_of_a(a, b, c):\n    u, v = a * b, a + c\n    return a * v + u\n",
+        False,
+        "nudging a gives",
+    ),
+    Case(
+        "fan-out",
+        "gradient-of-b",
+        "def gradient_of_a(a, b, c):\n    return a * (a + c)\n",
+        False,
+        "nudging a gives",
+    ),
+    Case(
+        "fan-out",
+        "returns-the-loss",
+        "def gradient_of_a(a, b, c):\n    return (a * b) * (a + c)\n",
+        False,
+        "nudging a gives",
+    ),
+]

@@ -7,6 +7,8 @@ from scratchgrad.exercises._pieces import (
     backprop_by_hand,
     backward,
     composed_ops,
+    descent,
+    fan_out,
     gradient_check,
     local_derivatives,
     mlp,
@@ -26,12 +28,14 @@ EXERCISES: tuple[Exercise, ...] = tuple(
     module.EXERCISE
     for module in (
         slope,
+        descent,
         value_graph,
         backprop_by_hand,
         tanh_derivative,
         local_derivatives,
         topological_order,
         backward,
+        fan_out,
         accumulate,
         power_and_exp,
         composed_ops,

@@ -16,6 +16,7 @@ beforeEach(() => {
   globalThis.window = window;
   globalThis.document = window.document;
   globalThis.localStorage = window.localStorage;
+  window.confirm = () => true; // the reader says yes when asked; a test that says no sets its own
 });
 
 const passed = (code) =>
@@ -56,5 +57,42 @@ describe("BookVersions", () => {
     document.querySelector("details.sg-book").open = true;
     summary.dispatchEvent(new window.MouseEvent("click", { bubbles: true }));
     assert.equal(exercise.dataset.sgBookRequests, "1");
+  });
+
+  test("asks first before any Check, and a refusal keeps it closed and uncounted", () => {
+    const questions = [];
+    window.confirm = (question) => {
+      questions.push(question);
+      return false;
+    };
+    BookVersions.enhance(document);
+    const details = document.querySelector("details.sg-book");
+    const summary = details.querySelector("summary");
+    const exercise = document.querySelector("[data-sg-exercise=slope]");
+    const click = new window.MouseEvent("click", { bubbles: true, cancelable: true });
+    summary.dispatchEvent(click);
+    assert.equal(questions.length, 1);
+    assert.match(questions[0], /not checked your code/);
+    assert.equal(click.defaultPrevented, true);
+    assert.equal(details.open, false);
+    assert.equal(exercise.dataset.sgBookRequests, undefined);
+  });
+
+  test("does not ask once the reader has checked, but still counts the request", () => {
+    let asked = false;
+    window.confirm = () => {
+      asked = true;
+      return false;
+    };
+    localStorage.setItem(
+      "scratchgrad:exercise:slope",
+      JSON.stringify({ code: "x", stub: "", checked: true, passed: null }),
+    );
+    BookVersions.enhance(document);
+    document
+      .querySelector("details.sg-book > summary")
+      .dispatchEvent(new window.MouseEvent("click", { bubbles: true }));
+    assert.equal(asked, false);
+    assert.equal(document.querySelector("[data-sg-exercise=slope]").dataset.sgBookRequests, "1");
   });
 });
