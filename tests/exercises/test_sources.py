@@ -37,7 +37,8 @@ def test_wrong_source_writes_out_the_declared_variant():
 def test_an_unknown_wrong_variant_names_the_ones_there_are():
     with pytest.raises(SourceError) as raised:
         by_id("slope").wrong_source("nope")
-    assert str(raised.value) == "exercise 'slope' has no wrong variant 'nope'; it has: no-division, tiny-h"
+    variants = "no-division, tiny-h, minus-f-of-h"
+    assert str(raised.value) == f"exercise 'slope' has no wrong variant 'nope'; it has: {variants}"
 
 
 def test_a_snippet_solution_is_the_code_the_chapter_shows_under_the_exercises_name():
