@@ -17,7 +17,7 @@ export class BoundaryView {
   }
 
   /** The data to draw from now on: {inputs, features, classes, points, labels, test_points,
-   * test_labels, plane} (PanelSession.configure). */
+   * test_labels, plane} (PanelSession.configure), or the points being drawn (no test points). */
   setData(view) {
     this.#view = view;
   }
@@ -71,7 +71,7 @@ export class BoundaryView {
       context.fill();
       context.stroke();
     });
-    this.#view.test_points.forEach((point, i) => {
+    (this.#view.test_points ?? []).forEach((point, i) => {
       context.beginPath();
       context.arc(...at(point), radius - 1, 0, 2 * Math.PI);
       context.fillStyle = colors.background;

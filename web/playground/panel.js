@@ -446,6 +446,6 @@ function batchLine(onEveryPoint) {
 function describeBoundary(view, frame) {
   const when = frame.steps ? `after ${frame.steps} steps` : "before training";
   if (!view?.plane) return `Scores of the four points ${when}`;
-  const held = view.test_points.length ? ` and ${view.test_points.length} held out to test (hollow)` : "";
+  const held = view.test_points?.length ? ` and ${view.test_points.length} held out to test (hollow)` : "";
   return `Decision boundary ${when}, ${view.points.length} training points${held} in ${view.classes} classes`;
 }
