@@ -53,7 +53,11 @@ export class NetworkView {
     if (shape !== this.#shape) this.#build(names, layers, shape);
     const colors = themeColors(this.element);
     grid.neurons.forEach((maps, layer) =>
-      maps.forEach((map, neuron) => paint(this.#tiles[layer][neuron].canvas, map, layers[layer].activation, colors)),
+      maps.forEach((map, neuron) => {
+        const { tile, canvas } = this.#tiles[layer][neuron];
+        paint(canvas, map, layers[layer].activation, colors);
+        tile.setAttribute("aria-label", this.formula(layer, neuron)); // its text alternative, kept current
+      }),
     );
     this.#drawLines(layers, colors);
     if (this.#focused) this.#showFormula(...this.#focused);
@@ -77,6 +81,7 @@ export class NetworkView {
         tile.className = "sg-pg-network-neuron";
         tile.tabIndex = 0;
         tile.setAttribute("role", "img");
+        tile.setAttribute("aria-label", `Layer ${index + 1}, neuron ${neuron + 1}`); // until the first draw
         const canvas = document.createElement("canvas");
         tile.append(canvas);
         const show = () => {
