@@ -5,6 +5,8 @@
 // the network with scratchgrad and predicts with it. This side only saves what Python wrote and
 // hands Python the text of a chosen file; a file Python refuses gets its message in the panel.
 
+import { button } from "./panel-layout.js";
+
 /**
  * The row of buttons; `onExport(kind)` saves "json" or "python", `onImport(text, name)` reads a file.
  * @returns {{element: HTMLElement, buttons: HTMLButtonElement[]}}
@@ -47,14 +49,4 @@ export function save(text, name, type) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
-function button(name, text, title, action) {
-  const created = document.createElement("button");
-  created.type = "button";
-  created.className = `sg-button sg-pg-${name}`;
-  created.textContent = text;
-  created.title = title;
-  created.addEventListener("click", action);
-  return created;
 }

@@ -66,7 +66,8 @@ function tag(name, className, text = "") {
   return created;
 }
 
-function button(name, text, title, action) {
+/** A panel button: class sg-pg-`name`, its `text`, a tooltip `title`, `action` on click. */
+export function button(name, text, title, action) {
   const created = tag("button", `sg-button sg-pg-${name}`, text);
   created.type = "button";
   created.title = title;
