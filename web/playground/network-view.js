@@ -104,13 +104,8 @@ export class NetworkView {
 
   /** The formula of hidden neuron `neuron` of layer `layer`, with the current numbers. */
   formula(layer, neuron) {
-    const { activation, weights, biases } = this.#frame.layers[layer];
-    const inputs =
-      layer === 0 ? this.#inputs.map((tile) => tile.textContent) : weights[neuron].map((_, i) => `o${sub(i + 1)}`);
-    const terms = weights[neuron].map((w, i) => `${w < 0 ? "−" : "+"} ${Math.abs(w).toFixed(2)}·${inputs[i]}`);
-    const inside = `${biases[neuron].toFixed(2).replace("-", "−")} ${terms.join(" ")}`;
-    const name = `o${sub(neuron + 1)}`;
-    return `Layer ${layer + 1}, ${name} = ${activation === "linear" ? `${inside}` : `${activation}(${inside})`}`;
+    const inputs = layer === 0 ? this.#inputs.map((tile) => tile.textContent) : null;
+    return neuronFormula(this.#frame.layers[layer], layer, neuron, inputs);
   }
 
   #showFormula(layer, neuron) {
@@ -145,6 +140,24 @@ export class NetworkView {
     }
     this.#lines.innerHTML = paths.join("");
   }
+}
+
+/**
+ * How hidden neuron `neuron` of `layer` computes its output o, with its current numbers: inputs are
+ * the features as written (first layer) or the previous layer's o₁, o₂, … A weight that has run off
+ * to infinity or NaN (Python sends it as null) is written "?", as the plane's readout does.
+ */
+export function neuronFormula({ activation, weights, biases }, layer, neuron, inputs = null) {
+  const names = inputs ?? weights[neuron].map((_, i) => `o${sub(i + 1)}`);
+  const terms = weights[neuron].map((w, i) => `${w < 0 ? "−" : "+"} ${size(w)}·${names[i]}`);
+  const bias = biases[neuron];
+  const inside = `${bias < 0 ? "−" : ""}${size(bias)} ${terms.join(" ")}`;
+  const name = `o${sub(neuron + 1)}`;
+  return `Layer ${layer + 1}, ${name} = ${activation === "linear" ? inside : `${activation}(${inside})`}`;
+}
+
+function size(number) {
+  return Number.isFinite(number) ? Math.abs(number).toFixed(2) : "?";
 }
 
 function column(title, tiles) {
