@@ -1,11 +1,11 @@
 def topological_order(root):
-    seen = []
+    seen = set()
     result = []
 
     def go(v):
-        if any(v is s for s in seen):
+        if id(v) in seen:
             return
-        seen.append(v)
+        seen.add(id(v))
         for c in v._prev:
             go(c)
         result.append(v)
