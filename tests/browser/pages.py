@@ -154,6 +154,15 @@ def _wait_for_history_to_catch_up(page, timeout_s: float = 10.0) -> None:
         cdp.detach()
 
 
+READING_ORDER = """() => {
+  const blocks = [...document.querySelectorAll(".sg-runnable")].map((element, index) => ({
+    index, collapsed: element.closest("details:not([open])") !== null }));
+  return [...blocks.filter((b) => !b.collapsed), ...blocks.filter((b) => b.collapsed)].map((b) => b.index);
+}"""
+"""The blocks' indices as a reader who never opens a collapsed admonition (``??? sg-book``, a deep
+dive) runs them: the main text's in page order; then the collapsed ones, in page order."""
+
+
 def block(page, index: int):
     return page.locator(".sg-runnable").nth(index)
 

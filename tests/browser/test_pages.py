@@ -1,5 +1,10 @@
 """Every runnable block of every page, run in Chromium, prints what it printed under CPython.
 
+Each page is opened fresh and its blocks run one by one with Run, in the order of a reader who never
+opens a collapsed admonition: the main text's blocks first, in page order, then the collapsed ones.
+So a main-text block that needs a name only a collapsed block defines fails here with its NameError
+(the runtime twin of the static tests/test_block_dependencies.py).
+
 The page as built holds CPython's output of each block (hooks/runnable.py ran it at build
 time); the test reads it, runs the block in the browser (Pyodide, in the worker), and compares:
 the printed text exactly, except that a printed float may differ from CPython's in the last bit
@@ -17,6 +22,7 @@ from __future__ import annotations
 import pytest
 from pages import (
     ARTIFACTS,
+    READING_ORDER,
     block,
     block_result,
     exception_type,
@@ -57,7 +63,7 @@ def test_every_block_prints_what_cpython_printed(context, site_url, source):
     page = open_page(context, page_url(site_url, source))
     count = page.locator(".sg-runnable").count()
     assert count > 0, f"{source} has runnable fences but the built page has no runnable block"
-    for index in range(count):
+    for index in page.evaluate(READING_ORDER):
         built = block_result(page, index)
         assert built["origin"] == "build"
         expect, runs_in_browser, varies = page.evaluate(BLOCK_OPTIONS, index)
@@ -81,7 +87,11 @@ def test_every_block_prints_what_cpython_printed(context, site_url, source):
         if expect:
             assert exception_type(ran["error"]) == exception_type(built["error"]) == expect, where
         else:
-            assert ran["error"] is None, f"{where} raised in the browser:\n{ran['error']}"
+            assert ran["error"] is None, f"{where} raised in the browser:\n{ran['error']}" + (
+                "\n(it reads a name only a collapsed block above defines: tests/test_block_dependencies.py)"
+                if exception_type(ran["error"]) == "NameError"
+                else ""
+            )
         assert ran["graphs"] == built["graphs"], where
     photograph(page, source)
 
