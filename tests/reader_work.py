@@ -30,3 +30,19 @@ LEARNER = {
 }
 """A correct engine in a learner's own style (tests/learner_engine/): children in a tuple, other names,
 integer seeds, a plain "**" label, rules written with = until the += fix; every piece passes its checks."""
+EQUALS = {**LEARNER, "accumulate": LEARNER["accumulate"].replace(".grad +=", ".grad =")}
+"""The learner's engine with its += fix written with = (stored as passed, as a reader's work is kept
+after an edit nobody checked): every rule still overwrites a reused node's share."""
+
+STORE_AS_PASSED = """work => {
+  const prefix = "scratchgrad:exercise:";
+  for (const key of Object.keys(localStorage)) if (key.startsWith(prefix)) localStorage.removeItem(key);
+  localStorage.removeItem("scratchgrad:engine");
+  for (const [id, code] of Object.entries(work)) {
+    const record = {code, stub: "", checked: true, passed: code, lastChecked: code};
+    localStorage.setItem(prefix + id, JSON.stringify(record));
+  }
+}"""
+"""A page script: the reader's work (piece id → code) stored as the exercises keep it
+(web/shared/exercise-work.js), each piece passed with that code, no engine chosen yet (so "my engine"
+is the default); a page loaded afterwards reads it."""
