@@ -2,9 +2,10 @@
 
 Every graph drawing of every page (the build's, with every <details> open), at 1280 px and at
 390 px; then the drawings the blocks of "The += bug" and "More operations" make when run from the
-top on a reader's engine, which are also saved as screenshots (light, dark, 390 px) for a person to
-look at. The output node is the node no arrow leaves (web/graph/graph-view.js: outputNode); "in
-view" means inside the drawing's scrolling region and the window, with no one scrolling.
+top on a learner's engine (tests/learner_engine), where no block may fail, also saved as screenshots
+(light, dark, 390 px) for a person to look at. The output node is the node no arrow leaves
+(web/graph/graph-view.js: outputNode); "in view" means inside the drawing's scrolling region and the
+window, with no one scrolling.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import pytest
 from pages import ARTIFACTS, BLOCK_TIMEOUT_MS, EVERY_BLOCK_LAID_OUT, NEXT_FRAME, block, open_page, page_url
 
-from reader_work import ACCUMULATING
+from reader_work import LEARNER, STORE_AS_PASSED
 
 WIDTHS = (1280, 390)
 MIN_TEXT_PX = 11
@@ -95,33 +96,25 @@ def test_every_drawing_of_every_page_is_readable_at_both_widths(context, site_ur
 @pytest.mark.parametrize("chapter", ["accumulating-gradients.md", "more-operations.md"])
 def test_the_drawings_of_a_readers_engine_are_readable_and_looked_at(context, site_url, chapter):
     page = open_page(context, page_url(site_url, chapter))
-    page.evaluate(
-        """work => {
-          for (const [id, code] of Object.entries(work)) {
-            const record = {code, stub: "", checked: true, passed: code, lastChecked: code};
-            localStorage.setItem("scratchgrad:exercise:" + id, JSON.stringify(record));
-          }
-        }""",
-        ACCUMULATING,
-    )
+    page.evaluate(STORE_AS_PASSED, LEARNER)
     page.reload()
     page.wait_for_selector('.sg-status[data-status="ready"]')
     assert page.get_by_role("radio", name="my engine").is_checked()
     last = page.evaluate("() => scratchgrad.page.blocks.length - 1")
     runs = int(block(page, last).get_attribute("data-sg-runs") or 0)
     block(page, last).locator(":scope > .sg-toolbar > .sg-button--from-top").click()
-    # Until every block runs on any correct engine (#43 item 3), a block that raises ends the run
-    # from the top: the drawings made until then are measured.
-    page.wait_for_function(
+    page.wait_for_function(  # the last block's run, or a block that failed and ended the run from the top
         """([last, runs]) => {
           const block = scratchgrad.page.blocks[last].element;
-          const stopped = document.querySelector(".sg-runnable .sg-error")
+          const stopped = document.querySelector(".sg-runnable:not([data-sg-expect]) .sg-error")
             && document.querySelector('.sg-status[data-status="ready"]');
           return Number(block.dataset.sgRuns ?? 0) > runs || stopped;
         }""",
         arg=[last, runs],
         timeout=BLOCK_TIMEOUT_MS,
     )
+    errors = page.locator(".sg-runnable:not([data-sg-expect]) > .sg-result .sg-error")
+    assert errors.count() == 0, errors.first.text_content()
     # The =/+= split: the block's run with the bug drawn beside (or under) the right one.
     split = page.locator(".sg-runnable:has(.sg-result .sg-graph):has([role=switch])").first
     if split.count():
