@@ -163,6 +163,40 @@ READING_ORDER = """() => {
 dive) runs them: the main text's in page order; then the collapsed ones, in page order."""
 
 
+GRAFT_NOTE = re.compile(
+    r"^\((?:\w+: the book's, on your Value|your “[^”]+” [^\n]*the book's is used)[^\n]*\)\n", re.M
+)
+"""The line a block prints the first time it uses an operation the reader was not asked to write (or a
+piece of theirs that fails to load): `scratchgrad.page.reader_engine` says so, and the book says nothing."""
+
+READERS_DESIGN = re.compile(r"kept in a \w+:")
+
+
+def same_as_the_books(yours: str, books: str) -> bool:
+    """Whether the reader's engine printed what the book's did: line by line, the same numbers (as
+    numbers: a learner's ``grad = 0`` prints ``2`` where the book's ``0.0`` prints ``2.0``; float
+    rounding aside) and the same text around them, except on a line where the book's engine prints
+    a Value itself (``Value(data=-8.0)``): there the reader's own ``__repr__`` speaks, and only its
+    numbers must agree; and on a line that says what the Value keeps its children in (``kept in a
+    set: 1``), which is the reader's design, not a rule. The notes a reader's engine prints about the
+    book's operations it borrowed (`GRAFT_NOTE`) are left out."""
+    yours = GRAFT_NOTE.sub("", yours)
+    if len(yours.splitlines()) != len(books.splitlines()):
+        return False
+    for mine, book in zip(yours.splitlines(), books.splitlines(), strict=True):
+        if READERS_DESIGN.search(book):
+            continue
+        numbers = [float(n) for n in NUMBER.findall(mine)], [float(n) for n in NUMBER.findall(book)]
+        if len(numbers[0]) != len(numbers[1]) or not all(
+            math.isclose(a, b, rel_tol=LIBM_TOLERANCE, abs_tol=NOISE_LEVEL)
+            for a, b in zip(*numbers, strict=True)
+        ):
+            return False
+        if "Value(" not in book and NUMBER.split(mine) != NUMBER.split(book):
+            return False
+    return True
+
+
 def block(page, index: int):
     return page.locator(".sg-runnable").nth(index)
 

@@ -11,8 +11,8 @@ choice, and tests/browser/test_pages.py runs them, in the same order.
 Proved, per page: no ``NameError`` anywhere (the runtime twin of tests/test_block_dependencies.py),
 no exception but a block's ``expect=``, so no failed page check (a check is an ``assert``); and the
 printed output equal to the book's engine's (the build's, CPython's run of the stage) wherever the
-book's engine has the same rules as the reader's (`same_rules`), float rounding and the notes that
-name the book's grafted operations aside.
+book's engine has the same rules as the reader's (`same_rules`), as `pages.same_as_the_books`
+compares them.
 
 The same walk with an ``=`` engine (the learner's, with `=` in their accumulate fix) must never
 crash either; where the story teaches ``+=`` ("The += bug") it shows the lesson: the reused node's
@@ -23,15 +23,9 @@ runs (from "The += bug" on, `pieces_on`'s FIXES): before them it is the learner'
 
 from __future__ import annotations
 
-import math
-import re
-
 import pytest
 from pages import (
     ARTIFACTS,
-    LIBM_TOLERANCE,
-    NOISE_LEVEL,
-    NUMBER,
     READ_RESULT,
     READING_ORDER,
     exception_type,
@@ -39,6 +33,7 @@ from pages import (
     page_url,
     runnable_pages,
     runs_of,
+    same_as_the_books,
     wait_for_runs,
 )
 
@@ -55,12 +50,6 @@ POINTS_TO_THE_FIX = "+="
 of "The += bug" (``a rule still writes .grad = where the shares must add up (.grad +=)``)."""
 REUSED_A = {"learner": "dy/da = -2 ", "equals": "dy/da = -3 "}
 """What "The += bug" prints for a reused node on each engine: the lesson, on the reader's own rules."""
-GRAFT_NOTE = re.compile(
-    r"^\((?:\w+: the book's, on your Value|your “[^”]+” [^\n]*the book's is used)[^\n]*\)\n", re.M
-)
-"""The line a block prints the first time it uses an operation the reader was not asked to write (or a
-piece of theirs that fails to load): `scratchgrad.page.reader_engine` says so, and the book says nothing."""
-
 BLOCKS = """() => [...document.querySelectorAll(".sg-runnable")].map((element, index) => ({
   index,
   browser: element.dataset.sgBrowser !== "no",
@@ -79,32 +68,6 @@ PRESS_RUN = """i => {
   else scratchgrad.page.run(scratchgrad.page.blocks[i]);  // a hidden set-up block, or in another tab
 }"""
 """Press the block's Run button, its admonition opened first if it is collapsed."""
-
-
-READERS_DESIGN = re.compile(r"kept in a \w+:")
-
-
-def same_output(yours: str, books: str) -> bool:
-    """Whether the reader's engine printed what the book's did: line by line, the same numbers (as
-    numbers: a learner's ``grad = 0`` prints ``2`` where the book's ``0.0`` prints ``2.0``; float
-    rounding aside) and the same text around them, except on a line where the book's engine prints
-    a Value itself (``Value(data=-8.0)``): there the reader's own ``__repr__`` speaks, and only its
-    numbers must agree; and on a line that says what the Value keeps its children in (``kept in a
-    set: 1``), which is the reader's design, not a rule."""
-    if len(yours.splitlines()) != len(books.splitlines()):
-        return False
-    for mine, book in zip(yours.splitlines(), books.splitlines(), strict=True):
-        if READERS_DESIGN.search(book):
-            continue
-        numbers = [float(n) for n in NUMBER.findall(mine)], [float(n) for n in NUMBER.findall(book)]
-        if len(numbers[0]) != len(numbers[1]) or not all(
-            math.isclose(a, b, rel_tol=LIBM_TOLERANCE, abs_tol=NOISE_LEVEL)
-            for a, b in zip(*numbers, strict=True)
-        ):
-            return False
-        if "Value(" not in book and NUMBER.split(mine) != NUMBER.split(book):
-            return False
-    return True
 
 
 def same_rules(block: dict, reader: str) -> bool:
@@ -141,10 +104,9 @@ def walk(context, site_url: str, source: str, reader: str) -> tuple[list[str], d
             continue
         if not same_rules(b, reader) or ran["printed"] is None:
             continue
-        printed = GRAFT_NOTE.sub("", ran["printed"])
-        if not b["varies"] and not same_output(printed, built["printed"]):
+        if not b["varies"] and not same_as_the_books(ran["printed"], built["printed"]):
             problems.append(
-                f"{where}: printed\n{printed}\nwhere the book's engine printed\n{built['printed']}"
+                f"{where}: printed\n{ran['printed']}\nwhere the book's engine printed\n{built['printed']}"
             )
     page.close()
     return problems, shown
