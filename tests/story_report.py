@@ -11,7 +11,6 @@ them, as a complete learner's engine (tests/learner_engine) gets them.
 from __future__ import annotations
 
 from docs_pages import page_fences, runnable_pages
-
 from reader_work import LEARNER
 from scratchgrad.page.reader_engine import STAGES, ReaderEngine, _stages_in, describe, pieces_on
 
@@ -24,7 +23,8 @@ def chapter_row(source: str) -> dict[str, object]:
     on_yours = sum(bool(describe(chapter, codes[: at + 1])) for at in range(len(codes)))
     engine = ReaderEngine.load(chapter, LEARNER)
     stand_ins = engine.stand_ins
-    readers = [piece.id for stage in STAGES for piece in pieces_on(chapter, stage) if stage.module in imported]
+    stages = [stage for stage in STAGES if stage.module in imported]
+    readers = [piece.id for stage in stages for piece in pieces_on(chapter, stage)]
     additions = [
         f"{stage.adapt.__name__.strip('_').replace('_', ' ')} ({stage.module.rsplit('.', 1)[1]})"
         for stage, _ in stand_ins
