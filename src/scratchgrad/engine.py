@@ -134,7 +134,7 @@ class Value:
 
     # --8<-- [start:value_exp]
     def exp(self) -> Value:
-        """e**a.  d/da = e**a (an exp is its own derivative)."""
+        """exp a.  d/da = exp a (an exp is its own derivative)."""
         e = _exp(self.data)
         return Value(e, "", (self,), (e,), "exp")
 
@@ -160,7 +160,7 @@ class Value:
 
     # --8<-- [start:value_sigmoid]
     def sigmoid(self) -> Value:
-        """σ(a) = 1 / (1 + e**-a).  d/da = σ(a) * (1 - σ(a))."""
+        """σ(a) = 1 / (1 + exp(-a)).  d/da = σ(a) * (1 - σ(a))."""
         s = sigmoid(self.data)
         return Value(s, "", (self,), (s * (1.0 - s),), "sigmoid")
 
@@ -213,12 +213,12 @@ class Value:
 
     # --8<-- [start:value_rpow]
     def __rpow__(self, base: Number) -> Value:
-        """c ** a for a plain number c > 0.  d/da = c**a * ln c."""
-        c = _operand(base, "**")
-        if c <= 0:
-            raise ValueError(f"{c:g} ** Value({self.data:g}): a Value exponent needs a positive base")
-        out = _power(c, self.data)
-        return Value(out, "", (self,), (out * math.log(c),), _label(f"{c:g}**"))
+        """r ** a for a plain number r > 0.  d/da = r**a * ln r."""
+        r = _operand(base, "**")
+        if r <= 0:
+            raise ValueError(f"{r:g} ** Value({self.data:g}): a Value exponent needs a positive base")
+        out = _power(r, self.data)
+        return Value(out, "", (self,), (out * math.log(r),), _label(f"{r:g}**"))
 
     # --8<-- [end:value_rpow]
 
@@ -465,7 +465,7 @@ def _power_of_values(base: Value, exponent: Value) -> Value:
 
 # --8<-- [start:sigmoid]
 def sigmoid(x: float) -> float:
-    """1 / (1 + e**-x) of a plain number, written so that neither branch can overflow."""
+    """1 / (1 + exp(-x)) of a plain number, written so that neither branch can overflow."""
     if x >= 0:
         return 1.0 / (1.0 + math.exp(-x))
     e = math.exp(x)
@@ -486,7 +486,7 @@ def _label(text: str) -> str:
 
 
 def _exp(x: float) -> float:
-    """e**x, or +inf where the result is too large for a float (as in IEEE 754)."""
+    """exp x, or +inf where the result is too large for a float (as in IEEE 754)."""
     try:
         return math.exp(x)
     except OverflowError:

@@ -74,8 +74,8 @@ def binary_cross_entropy(logits: Sequence[Value], targets: Sequence[Number]) -> 
     """Mean of −log σ(yᵢ·zᵢ) for logits zᵢ and targets yᵢ = ±1 (0/1 targets also work).
 
     σ(y·z) is the probability the model gives the right class, so this is the
-    mean surprise at the truth. Per example it equals log(1 + e^(−y·z)),
-    computed as max(m, 0) + log(1 + e^(−|m|)) with m = −y·z so that no
+    mean surprise at the truth. Per example it equals log(1 + exp(−y·z)),
+    computed as max(m, 0) + log(1 + exp(−|m|)) with m = −y·z so that no
     exponential can overflow, even for a logit of 1000. d/dzᵢ = −yᵢ·σ(−yᵢ·zᵢ)/N.
 
     Example:
@@ -95,7 +95,7 @@ def binary_cross_entropy(logits: Sequence[Value], targets: Sequence[Number]) -> 
 
 
 def _logistic_loss(logit: Value, y: float) -> Value:
-    """log(1 + e^(−y·z)) as one node.  d/dz = −y·σ(−y·z)."""
+    """log(1 + exp(−y·z)) as one node.  d/dz = −y·σ(−y·z)."""
     m = -y * logit.data
     loss = max(m, 0.0) + math.log1p(math.exp(-abs(m)))
     return Value(loss, "", (logit,), (-y * sigmoid(m),), "log(1+e^(-yz))")
@@ -105,10 +105,10 @@ def _logistic_loss(logit: Value, y: float) -> Value:
 def softmax_cross_entropy(logit_rows: Sequence[Sequence[Value]], labels: Sequence[int]) -> Value:
     """Mean of −log softmax(zᵢ)[labelᵢ]: the multi-class cross-entropy.
 
-    softmax(z)ⱼ = e^zⱼ / Σₖ e^zₖ turns a row of logits into probabilities; the
-    loss of a row is −log of the probability of its true class, which is
-    log Σₖ e^zₖ − z_label. The log-sum-exp is computed as
-    m + log Σₖ e^(zₖ − m) with m = max z, a plain number: every exponent is
+    softmax(z)ⱼ = exp(zⱼ) / Σ exp(z), the sum over all classes, turns a row of
+    logits into probabilities; the loss of a row is −log of the probability of
+    its true class, which is log Σ exp(z) − z_label. The log-sum-exp is computed
+    as m + log Σ exp(z − m) with m = max z, a plain number: every exponent is
     then ≤ 0 and nothing overflows. Each row is one node whose local
     derivatives are d/dzⱼ = softmax(z)ⱼ − [j = label], divided by N.
 
@@ -122,7 +122,7 @@ def softmax_cross_entropy(logit_rows: Sequence[Sequence[Value]], labels: Sequenc
 
 
 def _cross_entropy_row(row: Sequence[Value], label: int) -> Value:
-    """log Σₖ e^zₖ − z_label as one node.  d/dzⱼ = softmax(z)ⱼ − [j = label]."""
+    """log Σ exp(z) − z_label as one node.  d/dzⱼ = softmax(z)ⱼ − [j = label]."""
     if isinstance(row, Value) or not all(isinstance(z, Value) for z in row):
         raise TypeError(
             f"softmax_cross_entropy needs each row to be a list of Values (one per class), got {row!r}"

@@ -106,7 +106,7 @@ class Value(graph_only.Value):
     def exp(self) -> Value:
         out = Value(math.exp(self.data), "", (self,), "exp")
 
-        def _backward() -> None:  # d(out)/d(self) = e**self, which is out itself
+        def _backward() -> None:  # d(out)/d(self) = exp(self), which is out itself
             self.grad += out.data * out.grad
 
         out._backward = _backward

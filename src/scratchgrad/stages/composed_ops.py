@@ -20,7 +20,7 @@ __all__ = ["sigmoid_from_exp", "tanh_from_exp"]
 
 # --8<-- [start:tanh_from_exp]
 def tanh_from_exp(x: Any) -> Any:
-    """tanh x = (e**2x - 1) / (e**2x + 1), from exp, -, + and /."""
+    """tanh x = (exp(2x) - 1) / (exp(2x) + 1), from exp, -, + and /."""
     e = (2 * x).exp()
     return (e - 1) / (e + 1)
 
@@ -30,7 +30,7 @@ def tanh_from_exp(x: Any) -> Any:
 
 # --8<-- [start:sigmoid_from_exp]
 def sigmoid_from_exp(x: Any) -> Any:
-    """σ(x) = 1 / (1 + e**-x), from exp, negation, + and /."""
+    """σ(x) = 1 / (1 + exp(-x)), from exp, negation, + and /."""
     return 1 / (1 + (-x).exp())
 
 

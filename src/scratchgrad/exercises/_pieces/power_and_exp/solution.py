@@ -15,7 +15,7 @@ class Value(Value):  # your Value so far, re-opened
     def exp(self):
         out = Value(math.exp(self.data), "", (self,), "exp")
 
-        def _backward():  # d(out)/d(self) = e**self, which is out itself
+        def _backward():  # d(out)/d(self) = exp(self), which is out itself
             self.grad += out.data * out.grad
 
         out._backward = _backward

@@ -13,7 +13,7 @@ class Value(Value):  # your Value so far, re-opened
         out = Value(0.0, "", (self,), "exp")  # TODO: the forward value
 
         def _backward():
-            pass  # TODO: d(out)/d(self) = e**self
+            pass  # TODO: d(out)/d(self) = exp(self)
 
         out._backward = _backward
         return out
