@@ -31,6 +31,8 @@ export class NetworkView {
   #stage;
   #switch;
   #shape = "";
+  #laidOut = ""; // the shape and size the lines were placed for
+  #lineElements = []; // one per weight between the columns, in the weights' order
   #tiles = []; // per hidden layer, per neuron: {tile, canvas}
   #inputs = [];
   #frame = null;
@@ -156,30 +158,51 @@ export class NetworkView {
     this.#tiles[layer][neuron].tile.setAttribute("aria-label", text);
   }
 
+  /**
+   * A line per weight, its width the weight's size and its colour its sign. The lines are laid out
+   * again only when the diagram's shape or size changed (`#laidOut`); a frame only restyles them.
+   */
   #drawLines(layers, colors) {
     const box = this.#columns.getBoundingClientRect();
+    const layout = `${this.#shape} ${box.width}x${box.height}`;
+    if (layout !== this.#laidOut) this.#layLines(box, layout);
+    const largest = Math.max(1e-9, ...layers.slice(0, -1).flatMap((layer) => layer.weights.flat().map(Math.abs)));
+    let index = 0;
+    for (const layer of layers.slice(0, this.#tiles.length)) {
+      for (const row of layer.weights) {
+        for (const w of row) {
+          const line = this.#lineElements[index++];
+          line.setAttribute("stroke", w >= 0 ? colors.classes[1] : colors.classes[0]);
+          line.setAttribute("stroke-width", (0.5 + 3.5 * Math.min(1, Math.abs(w) / largest)).toFixed(2));
+        }
+      }
+    }
+  }
+
+  /** Place a line from every input or neuron to every neuron of the next column, in `box`. */
+  #layLines(box, layout) {
+    this.#laidOut = layout;
     this.#lines.setAttribute("viewBox", `0 0 ${box.width} ${box.height}`);
     const centre = (element, side) => {
       const rect = element.getBoundingClientRect();
       return [side === "right" ? rect.right - box.left : rect.left - box.left, rect.top - box.top + rect.height / 2];
     };
     const columns = [this.#inputs, ...this.#tiles.map((tiles) => tiles.map(({ tile }) => tile))];
-    const largest = Math.max(1e-9, ...layers.slice(0, -1).flatMap((layer) => layer.weights.flat().map(Math.abs)));
-    const paths = [];
+    this.#lineElements = [];
     for (let layer = 0; layer < columns.length - 1; layer += 1) {
-      layers[layer].weights.forEach((row, j) =>
-        row.forEach((w, i) => {
-          const [x1, y1] = centre(columns[layer][i], "right");
-          const [x2, y2] = centre(columns[layer + 1][j], "left");
-          const width = 0.5 + 3.5 * Math.min(1, Math.abs(w) / largest);
-          const colour = w >= 0 ? colors.classes[1] : colors.classes[0];
-          paths.push(
-            `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${colour}" stroke-width="${width.toFixed(2)}" stroke-opacity="0.7"/>`,
-          );
-        }),
-      );
+      for (const to of columns[layer + 1]) {
+        for (const from of columns[layer]) {
+          const [x1, y1] = centre(from, "right");
+          const [x2, y2] = centre(to, "left");
+          const line = document.createElementNS(SVG, "line");
+          for (const [name, value] of Object.entries({ x1, y1, x2, y2, "stroke-opacity": 0.7 })) {
+            line.setAttribute(name, value);
+          }
+          this.#lineElements.push(line);
+        }
+      }
     }
-    this.#lines.innerHTML = paths.join("");
+    this.#lines.replaceChildren(...this.#lineElements);
   }
 }
 
