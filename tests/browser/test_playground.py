@@ -671,6 +671,19 @@ def test_a_trained_network_exported_reloads_and_its_python_predicts_as_the_panel
     assert "features=x1,x2,x1_x2" in fresh.url
 
 
+def test_a_huge_file_imported_is_refused_unread_with_a_message(context, site_url):
+    page = open_playground(context, site_url, query_of(PRESETS["xor"]))
+    huge = {"name": "huge.json", "mimeType": "application/json", "buffer": b"[" + b"0," * 2_000_000 + b"0]"}
+    page.set_input_files(".sg-pg-files input[type=file]", files=[huge])
+    page.wait_for_selector(".sg-pg-note[data-kind='error']:not([hidden])")
+    assert page.text_content(".sg-pg-note") == (
+        "huge.json: Import model: not a model file: it is longer than 1,000,000 characters, "
+        "and a Playground model file is never that long"
+    )
+    assert panel_state(page)["state"] == "paused"
+    assert page.eval_on_selector(PANEL, "e => e.dataset.sgSettings") == query_of(PRESETS["xor"])
+
+
 def test_each_hidden_neurons_map_is_what_cpython_computes_and_its_formula_is_shown(context, site_url):
     settings = Settings(points=40, hidden=(3, 2), features=("x1", "x2", "x1_x2"))
     page = open_playground(context, site_url, query_of(settings))

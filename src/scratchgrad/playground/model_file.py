@@ -27,10 +27,21 @@ from scratchgrad._checks import is_number
 from scratchgrad.playground.program import featured_call, features_import
 from scratchgrad.playground.settings import Settings, SettingsError, from_query, to_query
 
-__all__ = ["FORMAT", "ModelFileError", "SavedModel", "model_json", "model_python", "read_model_json"]
+__all__ = [
+    "FORMAT",
+    "MAX_FILE_CHARACTERS",
+    "ModelFileError",
+    "SavedModel",
+    "model_json",
+    "model_python",
+    "read_model_json",
+]
 
 FORMAT = "scratchgrad-playground-model"
 VERSION = 1
+MAX_FILE_CHARACTERS = 1_000_000
+"""The longest text read as a model file: the largest network the settings allow, with 400 drawn
+points, is saved in about a tenth of it. The page reads no more of a chosen file than this."""
 
 
 class ModelFileError(ValueError):
@@ -68,6 +79,11 @@ def read_model_json(text: str) -> SavedModel:
         ModelFileError: the text is not such a model, or its weights are not numbers, or their
             shape is not the network its settings describe; the message says which.
     """
+    if len(text) > MAX_FILE_CHARACTERS:
+        raise ModelFileError(
+            f"not a model file: it is longer than {MAX_FILE_CHARACTERS:,} characters, "
+            "and a Playground model file is never that long"
+        )
     try:
         data = json.loads(text)
     except ValueError as error:
