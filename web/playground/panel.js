@@ -26,6 +26,7 @@ import { keptPointsMissing, playgroundURL, recordInURL, settingsInURL } from "./
 
 const COMPACT_CONTROLS = ["lr", "hidden", "activation"];
 const DEFAULT_PRESET = "moons";
+const NETWORK_EVERY_MS = 100; // the neurons are redrawn at most ten times a second while training
 
 let nextPanelId = 1;
 
@@ -48,6 +49,8 @@ export class PlaygroundPanel {
   #grid = null;
   #view = null;
   #drawRequested = false;
+  #networkDrawnAt = -Infinity; // when the neurons were last drawn (performance.now)
+  #networkTimer = 0; // the skipped frame's drawing, due when NETWORK_EVERY_MS is up
   #cleanups = [];
   #started = null;
   #batchLine = null; // engine=yours: what its batch is, and a button for every point
@@ -101,6 +104,7 @@ export class PlaygroundPanel {
       this.#files = buildModelFiles({
         onExport: (kind) => this.exportModel(kind),
         onImport: (text, name) => this.importModel(text, name),
+        limit: PLAYGROUND_DESCRIPTION.model_file_limit,
       });
       this.#code.element.before(this.#files.element);
       const features = PLAYGROUND_DESCRIPTION.fields.find((field) => field.name === "features");
@@ -212,6 +216,7 @@ export class PlaygroundPanel {
 
   dispose() {
     this.#state = PANEL_STATE.disposed;
+    clearTimeout(this.#networkTimer);
     for (const cleanup of this.#cleanups) cleanup();
     this.#request("dispose").catch(() => {});
   }
@@ -397,11 +402,28 @@ export class PlaygroundPanel {
       this.#drawRequested = false;
       if (this.#state === PANEL_STATE.disposed) return;
       this.#boundary.draw(this.#frame, this.#grid);
-      this.#network?.draw(this.#frame, this.#grid, this.#view?.features);
+      this.#drawNetwork();
       this.#chart.draw();
       this.#parts.boundary.setAttribute("aria-label", describeBoundary(this.#view, this.#frame));
       this.element.dataset.sgDrawnSteps = this.#frame.steps;
     });
+  }
+
+  /**
+   * The neurons' maps and lines, at most every NETWORK_EVERY_MS while training (the plane and the
+   * chart keep every frame): they cost the page as much as the rest together, on cores the
+   * training shares. A frame skipped is drawn when that time is up, so the last one always shows.
+   */
+  #drawNetwork() {
+    if (!this.#network) return;
+    clearTimeout(this.#networkTimer);
+    const wait = this.#networkDrawnAt + NETWORK_EVERY_MS - performance.now();
+    if (this.#state === PANEL_STATE.playing && wait > 0) {
+      this.#networkTimer = setTimeout(() => this.#drawNetwork(), wait);
+      return;
+    }
+    this.#networkDrawnAt = performance.now();
+    this.#network.draw(this.#frame, this.#grid, this.#view?.features);
   }
 
   #setState(state, message = "") {
