@@ -12,7 +12,11 @@ opens the Playground page in Chromium (the same launch as tests/browser) and mea
    exercises' reference pieces, stored as passed), against the book's (target ≥ 30 steps/s),
    with the line the panel itself shows (the reader's ms a step against the book's, measured live):
    at the preset's own batch (all 100 points, the target's figure), and again in batches of 20;
-3. for each, long tasks on the page (> 50 ms) while training, and the start-up time
+3. **neuron maps on and off, side by side**: the moons preset (the book's engine, and "Engine:
+   yours" at its default batch, YOUR_ENGINE_BATCH) with "Show neurons" ticked and unticked,
+   ``--repeats`` rounds taking turns: steps and redraws per second (redraws target ≥ 20 on moons;
+   "Engine: yours" target ≥ 20 steps/s at its default batch);
+4. for each, long tasks on the page (> 50 ms) while training, and the start-up time
    (navigation → panel ready).
 
 Times come from the page's own clock: a MutationObserver stamps every change of the panel's
@@ -35,10 +39,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from statistics import median
 
 from playwright.sync_api import sync_playwright
 
 from scratchgrad.playground import PRESETS, PanelSession, Stepper, to_query
+from scratchgrad.playground.settings import YOUR_ENGINE_BATCH
 
 HERE = Path(__file__).parent
 sys.path[:0] = [
@@ -61,6 +67,11 @@ YOURS_TARGET = 30.0  # steps per second, at the preset's batch
 YOURS_BATCHES = (None, 20)  # the preset's (every point) and a batch of 20
 SAME_DIGITS_YOURS = 1e-9  # the reader's Value sums gradients in a set's order, which differs between Pythons
 PANEL = ".sg-playground"
+MAPS_REDRAW_TARGET = 20.0  # redraws per second on the moons preset, neuron maps on
+YOURS_DEFAULT_TARGET = 20.0  # steps per second of "Engine: yours" at its default batch
+NEURONS_HIDDEN = (  # "Show neurons" unticked, as the reader's choice is kept (web/playground/network-view.js)
+    "try { localStorage.setItem('scratchgrad-playground-neurons', 'hidden'); } catch {}"
+)
 
 STAMPS = """
 () => {
@@ -90,9 +101,13 @@ def ignore_disconnects(server) -> None:
     server.handle_error = handle_error
 
 
-def open_panel(browser, url: str) -> tuple[object, float]:
-    """A fresh page on `url` (a reader's first), with the panel ready; and the seconds that took."""
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+def open_panel(browser, url: str, *, neurons: bool = True) -> tuple[object, float]:
+    """A fresh page on `url` (a reader's first), with the panel ready; and the seconds that took.
+    `neurons`: whether "Show neurons" is ticked (the default) or the reader unticked it."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    if not neurons:
+        context.add_init_script(NEURONS_HIDDEN)
+    page = context.new_page()
     page.goto(url)
     page.wait_for_selector(f'{PANEL}[data-sg-state="paused"]', timeout=120_000)
     return page, page.evaluate("performance.now()") / 1000  # counts from the navigation
@@ -153,9 +168,10 @@ def measure_demo(browser, site_url: str) -> dict:
     return result
 
 
-def measure_data_set(browser, site_url: str, name: str, seconds: float) -> dict:
-    page, startup = open_panel(browser, f"{site_url}playground/?{to_query(PRESETS[name])}")
+def measure_data_set(browser, site_url: str, name: str, seconds: float, neurons: bool = True) -> dict:
+    page, startup = open_panel(browser, f"{site_url}playground/?{to_query(PRESETS[name])}", neurons=neurons)
     stamps = play(page, seconds=seconds)
+    maps_drawn(page, neurons)
     first, last = stamps["steps"][0], stamps["steps"][-1]
     result = {
         "startup_seconds": startup,
@@ -168,10 +184,25 @@ def measure_data_set(browser, site_url: str, name: str, seconds: float) -> dict:
     return result
 
 
-def measure_yours(browser, site_url: str, seconds: float, batch_size: int | None = None) -> dict:
+def maps_drawn(page, neurons: bool) -> None:
+    """Check that the panel drew the neurons' maps when they were shown, and computed none when not."""
+    shown = page.eval_on_selector(
+        PANEL,
+        """e => ({maps: e.sgPlayground.grid?.neurons != null,
+                  tiles: e.querySelectorAll('.sg-pg-network-stage:not([hidden]) canvas').length})""",
+    )
+    if shown["maps"] != neurons or bool(shown["tiles"]) != neurons:
+        raise SystemExit(f"neuron maps {'on' if neurons else 'off'}, but the panel shows {shown}")
+
+
+def measure_yours(
+    browser, site_url: str, seconds: float, batch_size: int | None = None, neurons: bool = True
+) -> dict:
     """`YOURS`'s preset trained by the reader's own engine in batches of `batch_size`: steps and
     redraws per second, checked."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    if not neurons:
+        context.add_init_script(NEURONS_HIDDEN)
     work = readers_engine()
     store_as_passed(context, work)
     query = to_query(dataclasses.replace(PRESETS[YOURS], engine="yours", batch_size=batch_size))
@@ -179,6 +210,7 @@ def measure_yours(browser, site_url: str, seconds: float, batch_size: int | None
     page.goto(f"{site_url}playground/?{query}")
     page.wait_for_selector(f'{PANEL}[data-sg-state="paused"]', timeout=120_000)
     stamps = play(page, seconds=seconds)
+    maps_drawn(page, neurons)
     first, last = stamps["steps"][0], stamps["steps"][-1]
     shown = page.eval_on_selector(PANEL, "e => ({steps: +e.dataset.sgSteps, loss: +e.dataset.sgLoss})")
     pace = page.eval_on_selector(PANEL, "e => e.sgPlayground.frame.pace")
@@ -246,7 +278,54 @@ def report(results: dict) -> None:
     for yours in results["yours"]:
         print_yours(yours, results["data_sets"][YOURS]["steps_per_second"])
     print("  * wall-clock long tasks (> 50 ms) while training: on a busy machine the OS can stretch any task")
+    if "neurons" in results:
+        print_neurons(results["neurons"])
     print("  (every panel's loss after Pause checked against CPython's: same to 12 digits)")
+
+
+def measure_neurons(browser, site_url: str, options: argparse.Namespace) -> dict:
+    """The moons preset with neuron maps on and off, the book's engine and the reader's at its
+    default batch: `options.repeats` rounds, on and off taking turns (which goes first alternates)."""
+    runs: dict = {"book": {"on": [], "off": []}, "yours": {"on": [], "off": []}}
+    for round_ in range(options.repeats):
+        order = (True, False) if round_ % 2 == 0 else (False, True)
+        for neurons in order:
+            key = "on" if neurons else "off"
+            runs["book"][key].append(measure_data_set(browser, site_url, YOURS, options.seconds, neurons))
+            runs["yours"][key].append(
+                measure_yours(browser, site_url, options.seconds, YOUR_ENGINE_BATCH, neurons)
+            )
+    return runs
+
+
+def print_neurons(neurons: dict) -> None:
+    """The maps-on/maps-off table: medians, and every run's figures."""
+    rounds = len(neurons["book"]["on"])
+    print(f"\n  neuron maps on and off, moons preset, {rounds} rounds taking turns (median):")
+    print(f"  {'':<28} {'maps on':>20} {'maps off':>20}")
+    print(f"  {'':<28} {'steps/s':>9} {'redraws/s':>10} {'steps/s':>9} {'redraws/s':>10}")
+    names = {"book": "the book's engine", "yours": f"Engine: yours, batch {YOUR_ENGINE_BATCH}"}
+    for engine, name in names.items():
+        cells = [
+            median([run[figure] for run in neurons[engine][key]])
+            for key in ("on", "off")
+            for figure in ("steps_per_second", "redraws_per_second")
+        ]
+        print(f"  {name:<28} {cells[0]:9.1f} {cells[1]:10.1f} {cells[2]:9.1f} {cells[3]:10.1f}")
+        for key in ("on", "off"):
+            every = ", ".join(
+                f"{r['steps_per_second']:.1f}/{r['redraws_per_second']:.1f}" for r in neurons[engine][key]
+            )
+            print(f"    maps {key}, each run (steps/redraws per s): {every}")
+    redraws = median([run["redraws_per_second"] for run in neurons["book"]["on"]])
+    steps = median([run["steps_per_second"] for run in neurons["yours"]["on"]])
+    print(f"  redraws/s with maps on, moons: {redraws:.1f} ({against(redraws, MAPS_REDRAW_TARGET)})")
+    yours = against(steps, YOURS_DEFAULT_TARGET)
+    print(f"  Engine: yours at its default batch, maps on: {steps:.1f} steps/s ({yours})")
+
+
+def against(figure: float, target: float) -> str:
+    return f"target ≥ {target:.0f}: {'meets target' if figure >= target else 'BELOW TARGET'}"
 
 
 def measure_all(browser, site_url: str, options: argparse.Namespace) -> dict:
@@ -257,6 +336,7 @@ def measure_all(browser, site_url: str, options: argparse.Namespace) -> dict:
         DEMO: demo,
         "data_sets": {name: measure_data_set(browser, site_url, name, options.seconds) for name in DATA_SETS},
         "yours": [measure_yours(browser, site_url, options.seconds, batch) for batch in YOURS_BATCHES],
+        "neurons": measure_neurons(browser, site_url, options),
     }
 
 
@@ -275,12 +355,18 @@ def main() -> None:
         "--repeats", type=int, default=3, help="runs of the demo (median), or with --only-yours rounds"
     )
     parser.add_argument(
+        "--only-neurons",
+        action="store_true",
+        help="measure only the moons preset with neuron maps on and off (--repeats rounds)",
+    )
+    parser.add_argument(
         "--only-yours",
         nargs="*",
         metavar="BATCH",
         help='measure "Engine: yours" alone, at these batch sizes ("all" or a number; default: all 20)',
     )
     options = parser.parse_args()
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as scratch:
         site = options.site
         if site is None:
@@ -291,14 +377,22 @@ def main() -> None:
         site_url = f"http://127.0.0.1:{server.server_port}/"
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
-            if options.only_yours is not None:
+            if options.only_neurons:
+                results = {"neurons": measure_neurons(browser, site_url, options)}
+            elif options.only_yours is not None:
                 results = measure_only_yours(browser, site_url, options)
             else:
                 results = measure_all(browser, site_url, options)
             browser.close()
         stop(server)
-    load = "load average {:.1f} {:.1f} {:.1f} on {} cores".format(*os.getloadavg(), os.cpu_count())
+    load = "load average {:.1f} {:.1f} {:.1f} before, {:.1f} {:.1f} {:.1f} after, on {} cores".format(
+        *load_before, *os.getloadavg(), os.cpu_count()
+    )
     results = {"measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load": load, **results}
+    if options.only_neurons:
+        print(f"In Chromium ({results['load']}):")
+        print_neurons(results["neurons"])
+        return
     if options.only_yours is not None:
         print(f"Engine: yours, in Chromium ({results['load']}):")
         for yours in results["yours"]:

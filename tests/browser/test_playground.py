@@ -31,11 +31,11 @@ from pages import (
     page_url,
     wait_for_history_entries,
 )
+from playground_model import model_with
 from test_responsiveness import TRACE_CATEGORIES, main_thread_cpu_ms
 
 from scratchgrad.features import featured
 from scratchgrad.losses import predicted_class
-from scratchgrad.nn import MLP
 from scratchgrad.playground import (
     PRESETS,
     Settings,
@@ -239,20 +239,6 @@ def test_the_boundary_picture_is_what_python_predicts_at_each_cell(context, site
             cell = row * n + column
             assert shown["classes"][cell] == expected_class, (row, column)
             assert shown["strength"][cell] == pytest.approx(expected_strength, abs=1e-6), (row, column)
-
-
-def model_with(layers: list[dict]) -> MLP:
-    """An MLP holding exactly the weights the page drew with."""
-    sizes = [len(layer["biases"]) for layer in layers]
-    model = MLP(
-        len(layers[0]["weights"][0]), sizes, activation=layers[0]["activation"], output_activation="linear"
-    )
-    numbers = [
-        n for layer in layers for w, b in zip(layer["weights"], layer["biases"], strict=True) for n in (*w, b)
-    ]
-    for parameter, number in zip(model.parameters(), numbers, strict=True):
-        parameter.data = number
-    return model
 
 
 def classify(outputs) -> tuple[int, float]:
@@ -685,6 +671,19 @@ def test_a_trained_network_exported_reloads_and_its_python_predicts_as_the_panel
     assert "features=x1,x2,x1_x2" in fresh.url
 
 
+def test_a_huge_file_imported_is_refused_unread_with_a_message(context, site_url):
+    page = open_playground(context, site_url, query_of(PRESETS["xor"]))
+    huge = {"name": "huge.json", "mimeType": "application/json", "buffer": b"[" + b"0," * 2_000_000 + b"0]"}
+    page.set_input_files(".sg-pg-files input[type=file]", files=[huge])
+    page.wait_for_selector(".sg-pg-note[data-kind='error']:not([hidden])")
+    assert page.text_content(".sg-pg-note") == (
+        "huge.json: Import model: not a model file: it is longer than 1,000,000 characters, "
+        "and a Playground model file is never that long"
+    )
+    assert panel_state(page)["state"] == "paused"
+    assert page.eval_on_selector(PANEL, "e => e.dataset.sgSettings") == query_of(PRESETS["xor"])
+
+
 def test_each_hidden_neurons_map_is_what_cpython_computes_and_its_formula_is_shown(context, site_url):
     settings = Settings(points=40, hidden=(3, 2), features=("x1", "x2", "x1_x2"))
     page = open_playground(context, site_url, query_of(settings))
@@ -722,6 +721,28 @@ def test_each_hidden_neurons_map_is_what_cpython_computes_and_its_formula_is_sho
     assert formula.startswith("Layer 2, o₁ = tanh(")
     assert f"{abs(w[2]):.2f}·o₃" in formula
     assert page.get_attribute(".sg-pg-network-neuron >> nth=3", "aria-label") == formula
+
+
+def test_show_neurons_switches_the_maps_off_and_on_and_the_choice_is_kept(context, site_url):
+    page = open_playground(context, site_url)
+    maps = "e => e.sgPlayground.grid.neurons === null ? null : e.sgPlayground.grid.neurons.length"
+    assert page.eval_on_selector(PANEL, maps) == 2
+    switch = page.get_by_label("Show neurons")
+    assert switch.is_checked()
+    switch.uncheck()
+    assert page.locator(".sg-pg-network-stage").is_hidden()
+    page.click(".sg-pg-step")
+    page.wait_for_function(f"document.querySelector('{PANEL}').dataset.sgDrawnSteps === '1'")
+    assert page.eval_on_selector(PANEL, maps) is None  # the worker computed none
+    page.reload()
+    page.wait_for_selector(SETTLED, timeout=LOAD_TIMEOUT_MS)
+    assert not page.get_by_label("Show neurons").is_checked()
+    assert page.eval_on_selector(PANEL, maps) is None
+    assert page.locator(".sg-pg-network-stage").is_hidden()
+    page.get_by_label("Show neurons").check()  # paused: the maps of the network as it is, at once
+    page.wait_for_function(f"document.querySelector('{PANEL}').sgPlayground.grid.neurons !== null")
+    assert page.locator(".sg-pg-network-neuron").count() == 16
+    assert page.locator(".sg-pg-network-stage").is_visible()
 
 
 # -- the reader's own points (issue 46, item 4) ---------------------------------------------------
@@ -795,3 +816,42 @@ def test_bad_drawn_points_get_a_message_and_the_panel_stays_usable(context, site
     page.fill("input[name=drawn]", "0,0,0;1,1,0;0,1,1;1,0,1")
     page.locator("input[name=drawn]").dispatch_event("change")
     page.wait_for_function(f"document.querySelector('{PANEL}').dataset.sgState === 'paused'")
+
+
+def many_drawn_points(count: int) -> str:
+    """`count` points of both classes on a grid, 20 to a row, written as the drawn setting has them."""
+    return ";".join(f"{(i % 20) / 10 - 1:g},{(i // 20) / 10 - 1:g},{i % 2}" for i in range(count))
+
+
+def test_drawn_points_too_many_for_a_link_are_kept_in_the_page_with_a_note(context, site_url):
+    query = f"dataset=drawn&drawn={many_drawn_points(300)}&hidden=4"
+    settings = from_query(query)
+    page = open_playground(context, site_url, query)
+    settled_with(page, settings)
+    assert re.search(r"&drawn=kept-[0-9a-z]+(&|$)", page.url), page.url
+    assert len(page.url) < 400
+    note = page.locator(".sg-pg-note")
+    assert note.text_content().startswith("Your 300 drawn points are too many for a link")
+    page.reload()
+    page.wait_for_selector(SETTLED, timeout=LOAD_TIMEOUT_MS)
+    settled_with(page, settings)
+    assert len(drawn_points(page)) == 300
+
+    page.evaluate("localStorage.clear()")  # the same link in a browser that did not draw them
+    page.reload()
+    page.wait_for_selector(SETTLED, timeout=LOAD_TIMEOUT_MS)
+    assert panel_state(page)["state"] == "invalid"
+    assert "stayed in the browser that drew them" in page.text_content(".sg-pg-note")
+    assert "got 0" in page.text_content(".sg-pg-field[data-field=drawn] .sg-pg-message")
+
+
+def test_huge_drawn_data_in_a_url_gets_a_message_and_the_panel_stays_usable(context, site_url):
+    page = open_playground(context, site_url, f"dataset=drawn&drawn={many_drawn_points(401)}")
+    assert panel_state(page)["state"] == "invalid"
+    message = page.locator(".sg-pg-field[data-field=drawn] .sg-pg-message").text_content()
+    assert message.startswith("Drawn points (drawn): at most 400 points")
+    page.click(".sg-pg-draw-button >> text=Clear")  # the drawing tools still answer
+    page.wait_for_function(
+        f"document.querySelector('{PANEL} .sg-pg-field[data-field=drawn] .sg-pg-message')"
+        ".textContent.includes('got 0')"
+    )

@@ -12,7 +12,13 @@ import pytest
 
 from scratchgrad.features import featured
 from scratchgrad.playground import PanelSession, Settings, Stepper, model_file, predict_all, to_query
-from scratchgrad.playground.model_file import ModelFileError, model_json, model_python, read_model_json
+from scratchgrad.playground.model_file import (
+    MAX_FILE_CHARACTERS,
+    ModelFileError,
+    model_json,
+    model_python,
+    read_model_json,
+)
 
 TRAINED = [
     Settings(points=40, hidden=(4, 3), features=("x1", "x2", "x1_x2", "sin_x2")),
@@ -93,6 +99,7 @@ def broken(change) -> str:
             broken(lambda d: d["layers"][0]["biases"].__setitem__(1, None)),
             "must be a finite number, got None",
         ),
+        (" " * (MAX_FILE_CHARACTERS + 1), "it is longer than 1,000,000 characters"),
     ],
 )
 def test_a_bad_file_is_refused_with_a_message_naming_the_problem(text, message):

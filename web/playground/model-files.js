@@ -9,9 +9,11 @@ import { button } from "./panel-layout.js";
 
 /**
  * The row of buttons; `onExport(kind)` saves "json" or "python", `onImport(text, name)` reads a file.
+ * Of a chosen file no more is read than one character past `limit` (Python's
+ * model_file.MAX_FILE_CHARACTERS): a huge file is refused by Python's message, not read whole.
  * @returns {{element: HTMLElement, buttons: HTMLButtonElement[]}}
  */
-export function buildModelFiles({ onExport, onImport }) {
+export function buildModelFiles({ onExport, onImport, limit }) {
   const element = document.createElement("div");
   element.className = "sg-pg-files";
   element.setAttribute("role", "group");
@@ -23,7 +25,7 @@ export function buildModelFiles({ onExport, onImport }) {
   picker.addEventListener("change", async () => {
     const [file] = picker.files;
     picker.value = ""; // choosing the same file again is a new import
-    if (file) onImport(await file.text(), file.name);
+    if (file) onImport(await file.slice(0, limit + 1).text(), file.name);
   });
   const buttons = [
     button("export-json", "Export model", "Save the trained network as a JSON file you can import again", () =>

@@ -5,30 +5,67 @@
 // picture's own forward pass, web/worker/boundary.js), and a line per weight whose width is its
 // size and whose colour is its sign. Each neuron can be focused (Tab) or hovered: the line below
 // the diagram then writes its formula with the current numbers. Inputs are the features it is
-// given; hidden outputs are o (the notation's neuron output, docs/notation.md).
+// given; hidden outputs are o (the notation's neuron output, docs/notation.md). "Show neurons"
+// switches the maps and lines off (kept for the reader in localStorage): the worker then skips the
+// maps too, and the figure keeps only the switch.
 
 import { rgba, themeColors } from "../shared/canvas.js";
 
 const SVG = "http://www.w3.org/2000/svg";
+const HIDDEN_KEY = "scratchgrad-playground-neurons"; // "hidden" once the reader switched the maps off
+
+/** Whether the reader wants the neurons shown (the default), as they last chose. */
+function neuronsWanted() {
+  try {
+    return localStorage.getItem(HIDDEN_KEY) !== "hidden";
+  } catch {
+    return true; // no storage (a sandboxed frame): the default
+  }
+}
 
 export class NetworkView {
   element;
   #columns;
   #lines;
   #formula;
+  #stage;
+  #switch;
   #shape = "";
+  #laidOut = ""; // the shape and size the lines were placed for
+  #lineElements = []; // one per weight between the columns, in the weights' order
   #tiles = []; // per hidden layer, per neuron: {tile, canvas}
   #inputs = [];
   #frame = null;
   #focused = null; // [layer, neuron] whose formula is shown
   #written; // feature name → how it is written (scratchgrad.features, through the settings' description)
 
-  /** @param {Record<string, string>} written how each feature is written, by name (x1_sq → x₁²) */
-  constructor(written) {
+  /**
+   * @param {Record<string, string>} written how each feature is written, by name (x1_sq → x₁²)
+   * @param {(shown: boolean) => void} onSwitch called when the reader switches the neurons on or off
+   */
+  constructor(written, onSwitch) {
     this.#written = written;
     this.element = document.createElement("figure");
     this.element.className = "sg-pg-figure sg-pg-network";
+    const label = document.createElement("label");
+    label.className = "sg-pg-network-switch";
+    this.#switch = document.createElement("input");
+    this.#switch.type = "checkbox";
+    this.#switch.checked = neuronsWanted();
+    this.#switch.addEventListener("change", () => {
+      try {
+        if (this.shown) localStorage.removeItem(HIDDEN_KEY);
+        else localStorage.setItem(HIDDEN_KEY, "hidden");
+      } catch {
+        // no storage: the choice lasts as long as the page
+      }
+      this.#stage.hidden = this.#formula.hidden = !this.shown;
+      onSwitch(this.shown);
+    });
+    label.append(this.#switch, " Show neurons");
+    label.title = "Each hidden neuron's output over the plane, and the weights as lines (off: training draws less)";
     const stage = document.createElement("div");
+    this.#stage = stage;
     stage.className = "sg-pg-network-stage";
     this.#lines = document.createElementNS(SVG, "svg");
     this.#lines.setAttribute("class", "sg-pg-network-lines");
@@ -40,15 +77,21 @@ export class NetworkView {
     this.#formula.className = "sg-pg-network-formula";
     this.#formula.setAttribute("aria-live", "polite");
     this.#formula.textContent = "Each hidden neuron over the plane; focus or point at one for its formula";
-    this.element.append(stage, this.#formula);
+    stage.hidden = this.#formula.hidden = !this.shown;
+    this.element.append(label, stage, this.#formula);
+  }
+
+  /** Whether the neurons are shown ("Show neurons" is ticked). */
+  get shown() {
+    return this.#switch.checked;
   }
 
   /** Draw the network of `frame.layers` given the features `names`, with the maps of `grid.neurons`. */
   draw(frame, grid, names) {
     this.#frame = frame;
     const layers = frame?.layers ?? [];
-    this.element.hidden = !grid?.neurons || layers.length < 2 || !names;
-    if (this.element.hidden) return;
+    this.element.hidden = !grid || layers.length < 2 || !names; // no plane, or no hidden neuron
+    if (this.element.hidden || !this.shown || !grid.neurons) return;
     const shape = JSON.stringify([names, layers.map((layer) => layer.biases.length)]);
     if (shape !== this.#shape) this.#build(names, layers, shape);
     const colors = themeColors(this.element);
@@ -115,30 +158,51 @@ export class NetworkView {
     this.#tiles[layer][neuron].tile.setAttribute("aria-label", text);
   }
 
+  /**
+   * A line per weight, its width the weight's size and its colour its sign. The lines are laid out
+   * again only when the diagram's shape or size changed (`#laidOut`); a frame only restyles them.
+   */
   #drawLines(layers, colors) {
     const box = this.#columns.getBoundingClientRect();
+    const layout = `${this.#shape} ${box.width}x${box.height}`;
+    if (layout !== this.#laidOut) this.#layLines(box, layout);
+    const largest = Math.max(1e-9, ...layers.slice(0, -1).flatMap((layer) => layer.weights.flat().map(Math.abs)));
+    let index = 0;
+    for (const layer of layers.slice(0, this.#tiles.length)) {
+      for (const row of layer.weights) {
+        for (const w of row) {
+          const line = this.#lineElements[index++];
+          line.setAttribute("stroke", w >= 0 ? colors.classes[1] : colors.classes[0]);
+          line.setAttribute("stroke-width", (0.5 + 3.5 * Math.min(1, Math.abs(w) / largest)).toFixed(2));
+        }
+      }
+    }
+  }
+
+  /** Place a line from every input or neuron to every neuron of the next column, in `box`. */
+  #layLines(box, layout) {
+    this.#laidOut = layout;
     this.#lines.setAttribute("viewBox", `0 0 ${box.width} ${box.height}`);
     const centre = (element, side) => {
       const rect = element.getBoundingClientRect();
       return [side === "right" ? rect.right - box.left : rect.left - box.left, rect.top - box.top + rect.height / 2];
     };
     const columns = [this.#inputs, ...this.#tiles.map((tiles) => tiles.map(({ tile }) => tile))];
-    const largest = Math.max(1e-9, ...layers.slice(0, -1).flatMap((layer) => layer.weights.flat().map(Math.abs)));
-    const paths = [];
+    this.#lineElements = [];
     for (let layer = 0; layer < columns.length - 1; layer += 1) {
-      layers[layer].weights.forEach((row, j) =>
-        row.forEach((w, i) => {
-          const [x1, y1] = centre(columns[layer][i], "right");
-          const [x2, y2] = centre(columns[layer + 1][j], "left");
-          const width = 0.5 + 3.5 * Math.min(1, Math.abs(w) / largest);
-          const colour = w >= 0 ? colors.classes[1] : colors.classes[0];
-          paths.push(
-            `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${colour}" stroke-width="${width.toFixed(2)}" stroke-opacity="0.7"/>`,
-          );
-        }),
-      );
+      for (const to of columns[layer + 1]) {
+        for (const from of columns[layer]) {
+          const [x1, y1] = centre(from, "right");
+          const [x2, y2] = centre(to, "left");
+          const line = document.createElementNS(SVG, "line");
+          for (const [name, value] of Object.entries({ x1, y1, x2, y2, "stroke-opacity": 0.7 })) {
+            line.setAttribute(name, value);
+          }
+          this.#lineElements.push(line);
+        }
+      }
     }
-    this.#lines.innerHTML = paths.join("");
+    this.#lines.replaceChildren(...this.#lineElements);
   }
 }
 

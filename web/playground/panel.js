@@ -22,10 +22,11 @@ import { buildPanelLayout } from "./panel-layout.js";
 import { PointDrawing } from "./point-drawing.js";
 import { allows, PANEL_STATE, stateText } from "./panel-states.js";
 import { describePace, describeRate, RateMeter } from "./rate-meter.js";
-import { playgroundURL, recordInURL, settingsInURL } from "./url-history.js";
+import { keptPointsMissing, playgroundURL, recordInURL, settingsInURL } from "./url-history.js";
 
 const COMPACT_CONTROLS = ["lr", "hidden", "activation"];
 const DEFAULT_PRESET = "moons";
+const NETWORK_EVERY_MS = 100; // the neurons are redrawn at most ten times a second while training
 
 let nextPanelId = 1;
 
@@ -48,6 +49,8 @@ export class PlaygroundPanel {
   #grid = null;
   #view = null;
   #drawRequested = false;
+  #networkDrawnAt = -Infinity; // when the neurons were last drawn (performance.now)
+  #networkTimer = 0; // the skipped frame's drawing, due when NETWORK_EVERY_MS is up
   #cleanups = [];
   #started = null;
   #batchLine = null; // engine=yours: what its batch is, and a button for every point
@@ -101,11 +104,13 @@ export class PlaygroundPanel {
       this.#files = buildModelFiles({
         onExport: (kind) => this.exportModel(kind),
         onImport: (text, name) => this.importModel(text, name),
+        limit: PLAYGROUND_DESCRIPTION.model_file_limit,
       });
       this.#code.element.before(this.#files.element);
       const features = PLAYGROUND_DESCRIPTION.fields.find((field) => field.name === "features");
       this.#network = new NetworkView(
         Object.fromEntries(features.choices.map((name, i) => [name, features.written[i]])),
+        (shown) => this.#showNeurons(shown),
       );
       this.#network.element.hidden = true;
       this.#parts.boundary.closest(".sg-pg-views").append(this.#network.element);
@@ -211,6 +216,7 @@ export class PlaygroundPanel {
 
   dispose() {
     this.#state = PANEL_STATE.disposed;
+    clearTimeout(this.#networkTimer);
     for (const cleanup of this.#cleanups) cleanup();
     this.#request("dispose").catch(() => {});
   }
@@ -225,9 +231,10 @@ export class PlaygroundPanel {
     if (this.#state === PANEL_STATE.playing) await this.pause();
     const yourWork = JSON.stringify(allPassed()); // engine=yours trains with it
     const ticket = ++this.#configuring;
-    const reply = await this.#request("configure", { query, preset, yourWork });
+    const reply = await this.#request("configure", { query, preset, yourWork, neurons: this.#neuronsShown() });
     if (ticket !== this.#configuring) return; // the reader changed more meanwhile (points drawn fast)
     this.#apply(reply, query, yourWork, history);
+    if (this.full && history !== "push" && keptPointsMissing()) this.#showNote(POINTS_NOT_HERE, "error");
   }
 
   /**
@@ -247,7 +254,7 @@ export class PlaygroundPanel {
     if (this.#state === PANEL_STATE.playing) await this.pause();
     const yourWork = JSON.stringify(allPassed());
     const ticket = ++this.#configuring;
-    const reply = await this.#request("importModel", { text, yourWork });
+    const reply = await this.#request("importModel", { text, yourWork, neurons: this.#neuronsShown() });
     if (ticket !== this.#configuring) return; // settings changed meanwhile: they win
     const refused = reply.answer.problems.model;
     if (refused) {
@@ -263,6 +270,19 @@ export class PlaygroundPanel {
         "info",
       );
     }
+  }
+
+  /** Whether the worker should compute the neurons' maps: only when they are shown (the full panel). */
+  #neuronsShown() {
+    return this.#network?.shown ?? false;
+  }
+
+  /** "Show neurons" switched: the worker computes the maps from now on (or stops), starting with this frame's. */
+  async #showNeurons(shown) {
+    if (!this.#frame) return; // not configured yet: the next configure carries the choice
+    const reply = await this.#request("showNeurons", { show: shown, frame: this.#frame });
+    if (reply.grid && reply.frame.steps === this.#frame?.steps) this.#grid = reply.grid;
+    this.#requestDraw();
   }
 
   /** Show what the worker answered to new settings: their problems, or the network from step 0. */
@@ -296,7 +316,10 @@ export class PlaygroundPanel {
     this.#setState(PANEL_STATE.paused);
     this.#code.update(0);
     if (this.#parts.link) this.#parts.link.href = `${playgroundURL()}?${answer.query}`;
-    if (this.full) recordInURL(answer.query, history);
+    if (this.full && recordInURL(answer.query, history)) {
+      const count = new URLSearchParams(answer.query).get("drawn").split(";").length;
+      this.#showNote(pointsKeptHere(count), "info");
+    }
     // The settings the panel now shows, applied (the form is filled before the worker answers).
     this.element.dataset.sgSettings = answer.query;
   }
@@ -379,11 +402,28 @@ export class PlaygroundPanel {
       this.#drawRequested = false;
       if (this.#state === PANEL_STATE.disposed) return;
       this.#boundary.draw(this.#frame, this.#grid);
-      this.#network?.draw(this.#frame, this.#grid, this.#view?.features);
+      this.#drawNetwork();
       this.#chart.draw();
       this.#parts.boundary.setAttribute("aria-label", describeBoundary(this.#view, this.#frame));
       this.element.dataset.sgDrawnSteps = this.#frame.steps;
     });
+  }
+
+  /**
+   * The neurons' maps and lines, at most every NETWORK_EVERY_MS while training (the plane and the
+   * chart keep every frame): they cost the page as much as the rest together, on cores the
+   * training shares. A frame skipped is drawn when that time is up, so the last one always shows.
+   */
+  #drawNetwork() {
+    if (!this.#network) return;
+    clearTimeout(this.#networkTimer);
+    const wait = this.#networkDrawnAt + NETWORK_EVERY_MS - performance.now();
+    if (this.#state === PANEL_STATE.playing && wait > 0) {
+      this.#networkTimer = setTimeout(() => this.#drawNetwork(), wait);
+      return;
+    }
+    this.#networkDrawnAt = performance.now();
+    this.#network.draw(this.#frame, this.#grid, this.#view?.features);
   }
 
   #setState(state, message = "") {
@@ -414,6 +454,18 @@ export class PlaygroundPanel {
     note.textContent = text;
     note.dataset.kind = kind;
   }
+}
+
+const POINTS_NOT_HERE =
+  "This link's drawn points were too many for a link: they stayed in the browser that drew them, " +
+  "and this one does not have them. Draw points here, or Import the model file they were exported with.";
+
+function pointsKeptHere(count) {
+  return (
+    `Your ${count} drawn points are too many for a link: this browser keeps them for this page ` +
+    "(a reload, Back and Forward find them), but a copied link does not carry them. " +
+    "Export model saves them in a file that Import model reads."
+  );
 }
 
 function describeTest([loss, accuracy]) {

@@ -101,14 +101,17 @@ export function cellCentre([xMin, xMax, yMin, yMax], resolution, row, column) {
  * neurons}. A cell whose output is not a number (a diverged network) gets class 255 and strength 0.
  * `neurons` is what every hidden neuron outputs over the plane, on a grid of half the resolution:
  * neurons[layer][neuron] is a Float32Array, row by row from the top, whose cell (r, c) is the
- * picture's cell (2r + 1, 2c + 1), read off the same forward pass.
+ * picture's cell (2r + 1, 2c + 1), read off the same forward pass; null when `withNeurons` is false
+ * (the neurons are not shown).
  */
-export function boundaryGrid(layers, plane, features = ["x1", "x2"], resolution = GRID_RESOLUTION) {
+export function boundaryGrid(layers, plane, features = ["x1", "x2"], resolution = GRID_RESOLUTION, withNeurons = true) {
   const cells = resolution * resolution;
   const classes = new Uint8Array(cells);
   const strength = new Float32Array(cells);
   const half = resolution / 2;
-  const neurons = layers.slice(0, -1).map(({ biases }) => biases.map(() => new Float32Array(half * half)));
+  const neurons = withNeurons
+    ? layers.slice(0, -1).map(({ biases }) => biases.map(() => new Float32Array(half * half)))
+    : null;
   let mapCell = 0;
   const seeHidden = (layer, outputs) => {
     for (let j = 0; j < outputs.length; j += 1) neurons[layer][j][mapCell] = outputs[j];
@@ -117,7 +120,7 @@ export function boundaryGrid(layers, plane, features = ["x1", "x2"], resolution 
     for (let column = 0; column < resolution; column += 1) {
       const cell = row * resolution + column;
       const inputs = featured(features, cellCentre(plane, resolution, row, column));
-      const mapped = row % 2 === 1 && column % 2 === 1; // the centre of a 2 × 2 block of cells
+      const mapped = neurons !== null && row % 2 === 1 && column % 2 === 1; // the centre of a 2 × 2 block
       mapCell = ((row - 1) / 2) * half + (column - 1) / 2;
       const [predicted, sure] = classify(forwardThrough(layers, inputs, mapped ? seeHidden : null));
       const known = Number.isFinite(sure);

@@ -4,7 +4,8 @@
 // (loadScratchgrad), then serves every playground panel of the page: one PanelSession of
 // scratchgrad.playground.panel per panel, spoken to in JSON text.
 //
-// "configure" carries yourWork, the reader's passing exercise code, for engine=yours.
+// "configure" carries yourWork, the reader's passing exercise code, for engine=yours, and
+// neurons, whether the page shows the neurons' maps (computed only then; "showNeurons" changes it).
 // Requests {id, type, panel, ...} get one answer {id, type: "done", ...} or
 // {id, type: "failed", message}. While a panel plays, the worker trains it in slices of about
 // SLICE_MS and after each slice posts
@@ -13,14 +14,14 @@
 // two slices: stopping needs no interrupt, and the namespace is never lost. A slice that ends
 // in divergence (frame.note) or an error ({type: "stopped", panel, message}) ends the play.
 
-import { boundaryGrid } from "./boundary.js";
+import { boundaryGrid, GRID_RESOLUTION } from "./boundary.js";
 import { loadScratchgrad } from "./load-scratchgrad.js";
 import { serveRequests } from "./serve-requests.js";
 
-const SLICE_MS = 50; // a slice, the grid and the page's drawing fit well within 100 ms: ≥ 10 views a second
+const SLICE_MS = 40; // a slice, its grid and the page's drawing: up to ~22 views a second (≥ 20 is the aim)
 
 let playground = null; // the Python module scratchgrad.playground.panel
-const panels = new Map(); // panel id → {session, plane, playing}
+const panels = new Map(); // panel id → {session, plane, features, neurons, playing}
 
 const post = (message) => self.postMessage(message);
 
@@ -44,7 +45,9 @@ async function start({ indexURL, lockFileURL }) {
 }
 
 function panelFor(id) {
-  if (!panels.has(id)) panels.set(id, { session: playground.PanelSession(), plane: null, playing: false });
+  if (!panels.has(id)) {
+    panels.set(id, { session: playground.PanelSession(), plane: null, neurons: true, playing: false });
+  }
   return panels.get(id);
 }
 
@@ -56,12 +59,16 @@ function configured(id) {
 
 /** A frame as the page draws it: Python's numbers plus the boundary grid (when there is a plane). */
 function withGrid(panel, frame) {
-  return { frame, grid: panel.plane ? boundaryGrid(frame.layers, panel.plane, panel.features) : null };
+  const grid = panel.plane
+    ? boundaryGrid(frame.layers, panel.plane, panel.features, GRID_RESOLUTION, panel.neurons)
+    : null;
+  return { frame, grid };
 }
 
-function configure({ panel: id, query, preset = "", yourWork = "{}" }) {
+function configure({ panel: id, query, preset = "", yourWork = "{}", neurons = true }) {
   const panel = panelFor(id);
   panel.playing = false;
+  panel.neurons = neurons;
   const answer = JSON.parse(panel.session.configure(query, preset, yourWork));
   panel.plane = answer.view?.plane ?? null;
   panel.features = answer.view?.features;
@@ -102,14 +109,22 @@ function exportModel({ panel: id }) {
 }
 
 /** Configure from a model file and load its weights; a refused file leaves the panel as it was. */
-function importModel({ panel: id, text, yourWork = "{}" }) {
+function importModel({ panel: id, text, yourWork = "{}", neurons = true }) {
   const panel = panelFor(id);
   panel.playing = false;
+  panel.neurons = neurons;
   const answer = JSON.parse(panel.session.import_model(text, yourWork));
   if (!answer.frame) return { answer };
   panel.plane = answer.view?.plane ?? null;
   panel.features = answer.view?.features;
   return { answer, ...withGrid(panel, answer.frame) };
+}
+
+/** Show the neurons' maps from now on, or stop computing them; the grid of `frame` drawn that way. */
+function showNeurons({ panel: id, show, frame }) {
+  const panel = panelFor(id);
+  panel.neurons = show;
+  return frame ? withGrid(panel, frame) : {};
 }
 
 function code({ panel: id, steps }) {
@@ -141,4 +156,16 @@ function trainSlice(id) {
   if (panel.playing) trainSoon(id);
 }
 
-serveRequests({ start, configure, step, reset, play, pause, code, exportModel, importModel, dispose });
+serveRequests({
+  start,
+  configure,
+  step,
+  reset,
+  play,
+  pause,
+  showNeurons,
+  code,
+  exportModel,
+  importModel,
+  dispose,
+});

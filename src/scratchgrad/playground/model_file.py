@@ -24,12 +24,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from scratchgrad._checks import is_number
+from scratchgrad.playground.program import featured_call, features_import
 from scratchgrad.playground.settings import Settings, SettingsError, from_query, to_query
 
-__all__ = ["FORMAT", "ModelFileError", "SavedModel", "model_json", "model_python", "read_model_json"]
+__all__ = [
+    "FORMAT",
+    "MAX_FILE_CHARACTERS",
+    "ModelFileError",
+    "SavedModel",
+    "model_json",
+    "model_python",
+    "read_model_json",
+]
 
 FORMAT = "scratchgrad-playground-model"
 VERSION = 1
+MAX_FILE_CHARACTERS = 1_000_000
+"""The longest text read as a model file: the largest network the settings allow, with 400 drawn
+points, is saved in about a tenth of it. The page reads no more of a chosen file than this."""
 
 
 class ModelFileError(ValueError):
@@ -67,6 +79,11 @@ def read_model_json(text: str) -> SavedModel:
         ModelFileError: the text is not such a model, or its weights are not numbers, or their
             shape is not the network its settings describe; the message says which.
     """
+    if len(text) > MAX_FILE_CHARACTERS:
+        raise ModelFileError(
+            f"not a model file: it is longer than {MAX_FILE_CHARACTERS:,} characters, "
+            "and a Playground model file is never that long"
+        )
     try:
         data = json.loads(text)
     except ValueError as error:
@@ -133,12 +150,11 @@ def model_python(stepper: Any) -> str:
         for row, b in zip(layer["weights"], layer["biases"], strict=True)
         for number in (*row, b)
     ]
-    featured = settings.dataset != "four_points" and settings.features != ("x1", "x2")
-    names = "[" + ", ".join(f'"{name}"' for name in settings.features) + "]"
+    featured = featured_call(settings, "[point]")
     lines = [
         f"# A network trained {stepper.steps} steps in scratchgrad's Playground, for {to_query(settings)}",
         "# Run it with scratchgrad installed: predict(point) gives the panel's output for a point.",
-        *(["from scratchgrad.features import featured"] if featured else []),
+        *features_import(settings),
         "from scratchgrad.nn import MLP",
         "",
         f'model = MLP({settings.inputs}, {sizes}, activation="{hidden_activation}", '
@@ -152,7 +168,7 @@ def model_python(stepper: Any) -> str:
         "",
         "def predict(point):",
         f'    """The network\'s output for `point`, {_point_words(settings)}: {_output_words(settings)}."""',
-        f"    inputs = featured([point], {names})[0]" if featured else "    inputs = point",
+        f"    inputs = {featured}[0]" if featured else "    inputs = point",
         "    output = model(inputs)",
         "    return [score.data for score in output] if isinstance(output, list) else output.data",
         "",

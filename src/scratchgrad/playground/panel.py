@@ -23,7 +23,13 @@ import math
 from types import ModuleType
 from typing import Any
 
-from scratchgrad.playground.model_file import ModelFileError, model_json, model_python, read_model_json
+from scratchgrad.playground.model_file import (
+    MAX_FILE_CHARACTERS,
+    ModelFileError,
+    model_json,
+    model_python,
+    read_model_json,
+)
 from scratchgrad.playground.program import generate_code
 from scratchgrad.playground.settings import (
     DRAWN_PLANE,
@@ -59,6 +65,7 @@ def describe() -> str:
             "fields": [spec.describe() for spec in FIELDS],
             "presets": {name: to_query(settings) for name, settings in PRESETS.items()},
             "drawn_plane": DRAWN_PLANE,
+            "model_file_limit": MAX_FILE_CHARACTERS,
         }
     )
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from scratchgrad._checks import whole_number
 from scratchgrad.playground.settings import Settings, SettingsError, to_query
 
-__all__ = ["YOUR_MODULE", "generate_code", "setup_code"]
+__all__ = ["YOUR_MODULE", "featured_call", "features_import", "generate_code", "setup_code"]
 
 YOUR_MODULE = "my_scratchgrad_engine"
 """What the program of ``engine=yours`` imports: the reader's engine, named like the file Export saves."""
@@ -70,7 +70,7 @@ def setup_code(settings: Settings) -> str:
     penalty = settings.l2 and settings.loss != "hinge"  # hinge takes its own l2 argument
     imports = [
         *_data_import(settings),
-        *_features_import(settings),
+        *features_import(settings),
         *(["from scratchgrad.fused import sum_of_squares"] if penalty else []),
         f"from scratchgrad.losses import {', '.join(sorted({loss_name, *_accuracy_import(settings)}))}",
         "from scratchgrad.nn import MLP",
@@ -109,7 +109,7 @@ def _your_setup_code(settings: Settings) -> str:
         "",
         f"from {YOUR_MODULE} import MLP, train",
         *_data_import(settings),
-        *_features_import(settings),
+        *features_import(settings),
         *[f"from scratchgrad.losses import {name}" for name in _accuracy_import(settings)],
         "from scratchgrad.playground.your_engine import YourTrainer",
         "",
@@ -129,16 +129,25 @@ def _batch_arguments(settings: Settings) -> list[str]:
     return [f"batch_size={settings.batch_size}", f"seed={settings.seed}"]
 
 
-def _features_import(settings: Settings) -> list[str]:
-    return ["from scratchgrad.features import featured"] if _featured(settings) else []
+def features_import(settings: Settings) -> list[str]:
+    """The import line of `featured` when the settings' network takes features (see `featured_call`)."""
+    return ["from scratchgrad.features import featured"] if featured_call(settings, "") else []
 
 
 def _accuracy_import(settings: Settings) -> list[str]:
     return ["accuracy"] if settings.held_out else []
 
 
-def _featured(settings: Settings) -> bool:
-    return settings.dataset != "four_points" and settings.features != ("x1", "x2")
+def featured_call(settings: Settings, points: str) -> str | None:
+    """The source text that turns `points` (source text too) into the network's inputs, or None when
+    the inputs are the points themselves (x₁ and x₂ only, or four_points, which has no features).
+
+    Example: ``featured(points, ["x1", "x2", "x1_sq"])``, the call the shown program and an
+    exported model file both write."""
+    if settings.dataset == "four_points" or settings.features == ("x1", "x2"):
+        return None
+    names = ", ".join(f'"{name}"' for name in settings.features)
+    return f"featured({points}, [{names}])"
 
 
 def _data_lines(settings: Settings) -> list[str]:
@@ -146,7 +155,7 @@ def _data_lines(settings: Settings) -> list[str]:
 
     With features the plane's points keep their names (``points``, ``test_points``) and the
     network's inputs are ``xs`` and ``test_xs``; without, the points are the inputs."""
-    featured_ = _featured(settings)
+    featured_ = featured_call(settings, "points")
     raw, test_raw = ("points", "test_points") if featured_ else ("xs", "test_xs")
     lines = [f"{raw}, ys = {_data_call(settings)}"]
     if settings.held_out:
@@ -155,10 +164,9 @@ def _data_lines(settings: Settings) -> list[str]:
             f"split({raw}, ys, test_fraction={settings.test_fraction!r}, seed={settings.seed})"
         )
     if featured_:
-        names = "[" + ", ".join(f'"{name}"' for name in settings.features) + "]"
-        lines.append(f"xs = featured(points, {names})")
+        lines.append(f"xs = {featured_}")
         if settings.held_out:
-            lines.append(f"test_xs = featured(test_points, {names})")
+            lines.append(f"test_xs = {featured_call(settings, 'test_points')}")
     return lines
 
 

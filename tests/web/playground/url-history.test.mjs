@@ -6,13 +6,15 @@ import { beforeEach, describe, test } from "node:test";
 import { installDomAt } from "../dom.mjs";
 
 globalThis.PLAYGROUND_PAGE = "playground/"; // written into the bundle by hooks/pyodide_runtime.py
-const { playgroundURL, recordInURL, settingsInURL } = await import("../../../web/playground/url-history.js");
+const { keptPointsMissing, playgroundURL, recordInURL, settingsInURL } =
+  await import("../../../web/playground/url-history.js");
 
 /** The page at `url`, with its location and history as the module's globals. */
 function visit(url) {
   const window = installDomAt(url);
   globalThis.location = window.location;
   globalThis.history = window.history;
+  globalThis.localStorage = window.localStorage;
   return window;
 }
 
@@ -51,6 +53,43 @@ describe("recordInURL", () => {
     const entries = history.length;
     recordInURL("lr=0.1", "push");
     assert.equal(history.length, entries);
+  });
+});
+
+describe("drawn points too many for a link", () => {
+  const many = Array.from({ length: 200 }, (_, i) => `${(i / 100 - 1).toFixed(2)},0.50,${i % 2}`).join(";");
+  const query = `dataset=drawn&drawn=${many}&hidden=4`;
+
+  test("are kept in the page, the URL naming them; the page's settings have them back", () => {
+    assert.equal(recordInURL(query, "push"), true);
+    assert.match(location.search, /^\?dataset=drawn&drawn=kept-[0-9a-z]+&hidden=4$/);
+    assert.ok(location.href.length < 200);
+    assert.equal(settingsInURL(), query);
+    assert.equal(keptPointsMissing(), false);
+    const entries = history.length;
+    assert.equal(recordInURL(query, "push"), true, "the same points: the same URL, no new entry");
+    assert.equal(history.length, entries);
+  });
+
+  test("a short query stays whole in the URL", () => {
+    assert.equal(recordInURL("dataset=drawn&drawn=0,0,0;1,1,1", "push"), false);
+    assert.equal(settingsInURL(), "dataset=drawn&drawn=0,0,0;1,1,1");
+  });
+
+  test("a link whose kept points this browser lacks reads as no points, and says so", () => {
+    recordInURL(query, "push");
+    const link = location.href;
+    localStorage.clear(); // another browser
+    visit(link);
+    assert.equal(keptPointsMissing(), true);
+    assert.equal(settingsInURL(), "dataset=drawn&drawn=&hidden=4");
+  });
+
+  test("keeps only the newest sets of points", () => {
+    for (let n = 0; n < 25; n += 1) recordInURL(`${query}&seed=${n}`.replace("0.50", `0.${10 + n}`), "push");
+    const kept = Object.keys(localStorage).filter((key) => key.startsWith("scratchgrad-playground-drawn:"));
+    assert.equal(kept.length, 20);
+    assert.equal(keptPointsMissing(), false, "the newest is there");
   });
 });
 
