@@ -152,7 +152,7 @@ needs:
 	exit $$missing
 
 serve: needs setup setup-web
-	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+	$(BIN)/mkdocs serve --dirty --dev-addr 127.0.0.1:8000
 
 # The site the tests read: one strict build shared by docs-test and browser-test, made again only
 # when a file it is built from changes (tests/conftest.py builds its own without SCRATCHGRAD_SITE_DIR).

@@ -46,10 +46,11 @@ _pool: ProcessPoolExecutor | None = None
 _ahead: dict[str, tuple[str, Future]] = {}
 
 
-def digest(page: str, in_order: list[tuple[str, dict[str, str]]]) -> str:
-    """The build cache's key of a page's block results: its blocks and what decides how they run."""
+def digest(page: str, in_order: list[tuple[str, dict[str, str]]], package: str | None = None) -> str:
+    """The build cache's key of a page's block results: its blocks and what decides how they run
+    (`package`: the package's digest, if already read in this build)."""
     return build_cache.key(
-        page, in_order, build_cache.package_digest(), build_cache.build_code_digest(),
+        page, in_order, package or build_cache.package_digest(), build_cache.build_code_digest(),
         build_cache.environment_digest(),
     )  # fmt: skip
 
@@ -86,9 +87,10 @@ def start(pages: dict[str, str]) -> None:
     global _pool
     stop()
     missing = []
+    package = build_cache.package_digest()
     for page, markdown in pages.items():
         in_order = fenced_blocks(markdown)
-        key = digest(page, in_order)
+        key = digest(page, in_order, package)
         if in_order and build_cache.load("blocks", key) is None:
             missing.append((len(_COSTLY.findall(markdown)), len(in_order), page, in_order, key))
     if WORKERS < 1 or len(missing) < 2:
