@@ -151,8 +151,10 @@ needs:
 	test -n "$(PYODIDE_TOOLS_PYTHON)" || { echo "missing: a Python >= 3.12 (pyodide-build): python3.12 on PATH, pyenv install 3.12, or make PYODIDE_TOOLS_PYTHON=..."; missing=1; }; \
 	exit $$missing
 
+# --dirty: after an edit to one page, the server renders only that page (hooks/changed_pages.py);
+# after any other change, every page. Checks across pages wait for `make docs`.
 serve: needs setup setup-web
-	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+	$(BIN)/mkdocs serve --dirty --dev-addr 127.0.0.1:8000
 
 # The site the tests read: one strict build shared by docs-test and browser-test, made again only
 # when a file it is built from changes (tests/conftest.py builds its own without SCRATCHGRAD_SITE_DIR).

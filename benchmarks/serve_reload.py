@@ -4,8 +4,11 @@ Starts ``mkdocs serve`` on PORT (default 8100), waits for it to answer, then REP
 line of prose to docs/notation.md, and a comment to the first block of docs/backprop-by-hand.md,
 timing from the file's write to the server's "Reloading browsers". Every edit is undone (and its
 rebuild waited for) before the next; the files are restored however the run ends. Prints each time
-and the medians, with the load average. ``SCRATCHGRAD_BUILD_CACHE=off`` gives the figures without
-the build cache, for the side-by-side.
+and the medians, with the load average. The server runs as ``make serve`` runs it (``--dirty``:
+a rebuild renders only the edited page, hooks/changed_pages.py); ``SERVE_OPTIONS=`` (empty) gives
+the figures of a server that renders every page on every rebuild, and ``SCRATCHGRAD_BUILD_CACHE=off``
+those without the build cache, for the side-by-side. With ``SCRATCHGRAD_TIMINGS=1`` it prints each
+rebuild's time and CPU time too (on a busy machine, the CPU time is what the rebuild itself costs).
 
     .venv/bin/python benchmarks/serve_reload.py [PORT [REPEATS]]
 """
@@ -37,7 +40,7 @@ def lines_of(process: subprocess.Popen) -> queue.Queue:
     lines: queue.Queue = queue.Queue()
 
     def pump() -> None:
-        for line in process.stderr:
+        for line in process.stdout:
             lines.put(line)
 
     threading.Thread(target=pump, daemon=True).start()
@@ -50,6 +53,8 @@ def wait_for(lines: queue.Queue, marker: str, limit: float = 900) -> None:
         line = lines.get(timeout=max(deadline - time.monotonic(), 0.1))
         if "ERROR" in line or "Aborted" in line:
             raise RuntimeError(f"the server's build failed: {line.strip()}")
+        if "== build timings" in line:  # SCRATCHGRAD_TIMINGS=1: each rebuild's time and CPU time
+            print("   ", line.strip(), flush=True)
         if marker in line:
             return
 
@@ -63,8 +68,9 @@ def main() -> None:
     port = sys.argv[1] if len(sys.argv) > 1 else "8100"
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     originals = {kind: path.read_text() for kind, (path, _, _) in EDITS.items()}
-    command = [str(ROOT / ".venv" / "bin" / "mkdocs"), "serve", "--dev-addr", f"127.0.0.1:{port}"]
-    server = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    options = os.environ.get("SERVE_OPTIONS", "--dirty").split()
+    command = [str(ROOT / ".venv" / "bin" / "mkdocs"), "serve", *options, "--dev-addr", f"127.0.0.1:{port}"]
+    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines = lines_of(server)
     times: dict[str, list[float]] = {kind: [] for kind in EDITS}
     try:

@@ -325,11 +325,12 @@ def on_page_content(html_text, page, config, files):
 
 def on_env(env, config, files):
     """Every exercise of the registry is on its chapter's page (the pages are rendered by now);
-    a site built without that chapter (a one-page test site) has nowhere to place it."""
+    a site built without that chapter (a one-page test site) has nowhere to place it, and a
+    rebuild that did not render it (``make serve``'s, hooks/changed_pages.py) cannot tell."""
     missing = [
         f"{each['id']} → {each['chapter']}.md"
         for each in registry().describe()
-        if each["id"] not in _state.placed and files.get_file_from_path(f"{each['chapter']}.md") is not None
+        if each["id"] not in _state.placed and _rendered(files.get_file_from_path(f"{each['chapter']}.md"))
     ]
     if missing:
         raise PluginError(
@@ -337,3 +338,7 @@ def on_env(env, config, files):
             f"teaches the piece): {', '.join(missing)}"
         )
     return env
+
+
+def _rendered(file) -> bool:
+    return file is not None and file.page is not None and file.page.content is not None

@@ -45,8 +45,14 @@ def on_post_build(config) -> None:
         raise PluginError(
             f"hooks/palette_switching.py: expected one Material palette stylesheet, found {sheets}"
         )
+    # Material's own file, not the built copy: a dirty rebuild (make serve) leaves the copy as the
+    # last build wrote it, already without the rule.
+    relative = sheets[0].relative_to(config["site_dir"])
+    theme_sheet = next(Path(d) / relative for d in config["theme"].dirs if (Path(d) / relative).is_file())
     try:
-        sheets[0].write_text(without_switching_rule(sheets[0].read_text(encoding="utf-8")), encoding="utf-8")
+        sheets[0].write_text(
+            without_switching_rule(theme_sheet.read_text(encoding="utf-8")), encoding="utf-8"
+        )
     except ValueError as error:
         raise PluginError(
             f"hooks/palette_switching.py: {sheets[0].name}: {error}. Material's palette stylesheet "

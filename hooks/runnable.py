@@ -49,7 +49,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from helpers import build_cache, figures, ran_blocks
+import markdown
+from helpers import blocks_ahead, build_cache, figures, ran_blocks
 from helpers.block_slider import slider_attribute
 from helpers.fresh_package import forget_scratchgrad
 from helpers.stand_in import stand_in
@@ -299,6 +300,32 @@ def on_pre_build(config) -> None:
     blocks = importlib.import_module("scratchgrad.page.blocks")
 
 
+def on_files(files, config):
+    """Start the pages' blocks in worker processes, costliest first (helpers/blocks_ahead.py), each
+    page's Markdown with its snippets put in, as pymdownx.snippets will."""
+    snippets = markdown.Markdown(
+        extensions=["pymdownx.snippets"],
+        extension_configs={"pymdownx.snippets": config.mdx_configs.get("pymdownx.snippets", {})},
+    ).preprocessors["snippet"]
+    pages = {}
+    for file in files.documentation_pages():
+        if file.src_uri.endswith(".md") and "python run" in (text := file.content_string):
+            try:
+                pages[file.src_uri.removesuffix(".md")] = "\n".join(snippets.run(text.split("\n")))
+            except Exception:
+                continue
+    blocks_ahead.start(pages)
+    return files
+
+
+def on_post_build(config) -> None:
+    blocks_ahead.stop()
+
+
+def on_build_error(error) -> None:
+    blocks_ahead.stop()
+
+
 def on_page_markdown(markdown, page, config, files):
     global _session
     _session = PageSession(page.file.src_uri.removesuffix(".md"))
@@ -321,11 +348,12 @@ def on_page_content(html_text, page, config, files):
         raise PluginError(
             f"{session.page}: runnable blocks {sorted(pending)} vanished from the rendered page"
         )
-    digest = build_cache.key(
-        session.page, in_order, build_cache.package_digest(), build_cache.build_code_digest(),
-        build_cache.environment_digest(),
-    )  # fmt: skip
-    kept = build_cache.load("blocks", digest)
+    digest = blocks_ahead.digest(session.page, in_order)
+    kept = blocks_ahead.take(session.page, digest)
+    if kept is not None:  # run by a worker: kept for the next build as if run here
+        build_cache.store("blocks", digest, kept)
+    else:
+        kept = build_cache.load("blocks", digest)
     if kept is None:
         with step("python run blocks", page.file.src_uri):
             rendered = run_blocks(session, in_order)

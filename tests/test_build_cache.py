@@ -8,6 +8,7 @@ ProperDocs (the maintained fork of MkDocs 1.x) is the MkDocs one but for the gen
 from __future__ import annotations
 
 import filecmp
+import json
 import os
 import subprocess
 import sys
@@ -45,7 +46,8 @@ def chapter_site(root: Path) -> Path:
 
 def build(config: Path, out: Path, cache: Path, log: Path, tool: str = "mkdocs") -> list[str]:
     """A strict build of `config` into `out` by `tool` (``mkdocs`` or ``properdocs``, the maintained
-    fork of MkDocs 1.x) with the build cache in `cache`; the pages whose blocks ran."""
+    fork of MkDocs 1.x) with the build cache in `cache`; the pages whose blocks ran, in name order
+    (worker processes run pages side by side: hooks/helpers/blocks_ahead.py)."""
     log.write_text("")
     env = {
         **os.environ,
@@ -56,7 +58,7 @@ def build(config: Path, out: Path, cache: Path, log: Path, tool: str = "mkdocs")
     command = [sys.executable, "-m", tool, "build", "--strict", "-f", str(config), "-d", str(out)]
     result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
-    return log.read_text().split()
+    return sorted(log.read_text().split())
 
 
 def differing_files(one: Path, other: Path) -> list[str]:
@@ -111,3 +113,51 @@ def test_properdocs_builds_the_same_site(tmp_path: Path) -> None:
         by_mkdocs, by_properdocs = ((tmp_path / tool / name).read_text() for tool in ("mkdocs", "properdocs"))
         generator = 'content="mkdocs-1.6.1, ', 'content="mkdocs-ProperDocs 1.6.7, '
         assert by_mkdocs.replace(*generator) == by_properdocs, name
+
+
+SERVE_TWICE = """
+import sys
+from pathlib import Path
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+
+config_file, site, page, old, new = sys.argv[1:]
+first = load_config(config_file=config_file, site_dir=site)
+first.plugins.on_startup(command="serve", dirty=True)  # as `mkdocs serve --dirty` starts
+build(first, dirty=True)
+print(Path(site, "index.html").stat().st_mtime_ns, flush=True)
+text = Path(page).read_text()
+Path(page).write_text(text.replace(old, new))
+build(load_config(config_file=config_file, site_dir=site), dirty=True)  # as the server rebuilds
+"""
+
+
+def search_entries(site: Path) -> list:
+    """The search index's entries in location order (Material appends a rebuilt page's at the end)."""
+    index = json.loads((site / "search" / "search_index.json").read_text())
+    return sorted(index["docs"], key=lambda entry: (entry["location"], entry["title"]))
+
+
+@pytest.mark.slow  # two builds of a two-chapter site (with the API pages) and one rebuild, about 40 s
+def test_a_rebuild_of_one_edited_page_is_the_cold_build_of_the_edited_tree(tmp_path: Path) -> None:
+    config = chapter_site(tmp_path / "tree")
+    # Every page of the nav titled there, as in mkdocs.yml (hooks/changed_pages.py renders every
+    # page otherwise: an unrendered page without one would have no name in the nav).
+    edit(config, "      - reference/index.md\n", "      - Reference: reference/index.md\n")
+    second, cache = tmp_path / "tree" / "docs" / "second.md", tmp_path / "cache"
+    served = tmp_path / "served"
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SCRATCHGRAD_BUILD_CACHE_DIR": str(cache)}
+    env["SG_RUN_LOG"] = str(tmp_path / "ran.log")
+    command = [sys.executable, "-c", SERVE_TWICE, str(config), str(served), str(second)]
+    result = subprocess.run(
+        [*command, "Some prose", "Some edited prose"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    home_written = int(result.stdout.split()[0])
+
+    assert (served / "index.html").stat().st_mtime_ns == home_written  # not rendered again
+    assert "Some edited prose" in (served / "second" / "index.html").read_text()
+    build(config, tmp_path / "cold", tmp_path / "fresh-cache", tmp_path / "ran.log")
+    # offline.json lists the search index's digest; `mkdocs serve` writes no offline.json
+    assert differing_files(served, tmp_path / "cold") == ["offline.json", "search/search_index.json"]
+    assert search_entries(served) == search_entries(tmp_path / "cold")

@@ -121,9 +121,17 @@ def test_a_solution_that_fails_fails_the_build_with_its_report() -> None:
 def test_an_exercise_left_out_of_its_chapter_fails_the_build() -> None:
     render("derivatives", fence("slope"))
     missing = next(each for each in EXERCISES if each.id != "slope")
-    every_chapter = SimpleNamespace(get_file_from_path=lambda path: path)
+    rendered = SimpleNamespace(page=SimpleNamespace(content="<p>the chapter</p>"))
+    every_chapter = SimpleNamespace(get_file_from_path=lambda path: rendered)
     with pytest.raises(PluginError, match=rf"{missing.id} → {missing.chapter}\.md"):
         exercises_hook.on_env(None, None, every_chapter)
+
+
+def test_a_rebuild_that_did_not_render_a_chapter_leaves_its_exercises_to_the_full_build() -> None:
+    """`make serve` renders only the edited page (hooks/changed_pages.py): the others are not checked."""
+    render("derivatives", fence("slope"))
+    not_rendered = SimpleNamespace(page=SimpleNamespace(content=None))
+    exercises_hook.on_env(None, None, SimpleNamespace(get_file_from_path=lambda path: not_rendered))
 
 
 def test_the_engine_summary_lists_every_piece_in_story_order_with_a_link() -> None:

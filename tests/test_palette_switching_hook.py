@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import material
 import pytest
@@ -43,9 +44,24 @@ def test_the_installed_materials_palette_stylesheet_has_the_one_rule():
     assert "data-md-color-switching" not in stripped
 
 
+def site_and_theme(tmp_path, built: str) -> dict:
+    """A built site whose palette sheet holds `built`, and a theme whose sheet is SHEET."""
+    for folder, text in (("site", built), ("theme", SHEET)):
+        sheets = tmp_path / folder / "assets" / "stylesheets"
+        sheets.mkdir(parents=True)
+        (sheets / "palette.0123abcd.min.css").write_text(text, encoding="utf-8")
+    return {"site_dir": str(tmp_path / "site"), "theme": SimpleNamespace(dirs=[str(tmp_path / "theme")])}
+
+
 def test_the_build_rewrites_the_sites_palette_stylesheet(tmp_path):
-    sheets = tmp_path / "assets" / "stylesheets"
-    sheets.mkdir(parents=True)
-    (sheets / "palette.0123abcd.min.css").write_text(SHEET, encoding="utf-8")
-    palette_switching.on_post_build({"site_dir": str(tmp_path)})
-    assert "switching" not in (sheets / "palette.0123abcd.min.css").read_text(encoding="utf-8")
+    palette_switching.on_post_build(site_and_theme(tmp_path, SHEET))
+    built = tmp_path / "site" / "assets" / "stylesheets" / "palette.0123abcd.min.css"
+    assert "switching" not in built.read_text(encoding="utf-8")
+
+
+def test_a_rebuild_that_kept_the_stripped_sheet_strips_materials_own_again(tmp_path):
+    """`make serve --dirty` does not copy an unchanged theme file again: the built one is stripped."""
+    config = site_and_theme(tmp_path, palette_switching.without_switching_rule(SHEET))
+    palette_switching.on_post_build(config)
+    built = tmp_path / "site" / "assets" / "stylesheets" / "palette.0123abcd.min.css"
+    assert built.read_text(encoding="utf-8") == palette_switching.without_switching_rule(SHEET)
