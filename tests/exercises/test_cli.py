@@ -52,7 +52,7 @@ def test_check_takes_a_plain_file_as_the_code_of_one_exercise(tmp_path, capsys):
     path = tmp_path / "slope.py"
     path.write_text("def slope(f, x, h=1e-6):\n    print('nudging')\n    return (f(x + h) - f(x)) / h\n")
     assert main(["check", "slope", str(path)]) == 0
-    assert capsys.readouterr().out.endswith("your code printed:\n" + "nudging\n" * 11)  # one per case
+    assert capsys.readouterr().out.endswith("your code printed:\n" + "nudging\n" * 14)  # one per case
 
 
 def test_list_shows_every_exercise_and_its_state(work, capsys):

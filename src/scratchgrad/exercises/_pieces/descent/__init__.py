@@ -35,7 +35,14 @@ def _one_step(engine: Engine) -> str:
             f"with lr = {written(lr)}, one step from x = 0 (slope {written(slope_there)}) should reach "
             f"x = {written(expected)}; you got {written(got)}{hint}"
         )
-    return "with lr = 0.01 and lr = 0.1, one step moves x by lr times the slope, downhill"
+    got = engine.descend(_bowl(1.0, 3.0, 0.0), 5.0, 0.1, 1)  # slope +4: downhill is to the left
+    if not _close(got, 4.6):
+        hint = " — that step went uphill: subtract lr · slope, do not add it" if _close(got, 5.4) else ""
+        raise Fail(
+            f"with lr = 0.1, one step from x = 5 (slope 4.0) should reach x = 4.6; you got {written(got)}"
+            + hint
+        )
+    return "with lr = 0.01 and lr = 0.1, one step moves x by lr times the slope, downhill, left or right"
 
 
 @EXERCISE.check("100 steps down (x − 3)² + 1 from x = 0, lr = 0.1")

@@ -8,7 +8,7 @@ from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 
-POINTS = (0.0, 0.5, -1.2, 0.8813735870195432, 3.0)
+POINTS = (0.0, 0.5, -1.2, 0.8813735870195432, 3.0, 1e-4, -20.0)
 
 
 def _central(x: float, h: float = 1e-6) -> float:
