@@ -226,3 +226,11 @@ def test_a_single_rule_check_quotes_the_line_that_set_the_share():
     report = check("local-derivatives", source, earlier, seed=1)
     [message] = [entry.message for entry in report.checks if entry.title.startswith("tanh:")]
     assert message.endswith(f"yours is 0.585786 (your code for 'local-derivatives', {line})"), message
+
+
+def test_a_wrong_forward_pass_is_not_blamed_on_a_rule():
+    # tanh's data is wrong (tanh(2x)); its rule is right for that data, and no rule is blamed for it
+    source = by_id("accumulate").solution.replace("t = math.tanh(self.data)", "t = math.tanh(2 * self.data)")
+    report = check("accumulate", source, seed=1)
+    assert not report.passed
+    assert "The first wrong gradient" not in report.text()

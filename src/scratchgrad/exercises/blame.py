@@ -74,6 +74,8 @@ def first_wrong_rule(build: object, nodes: dict[str, object], adds: bool = True)
     """
     truth = build(scratchgrad.Value)
     list(truth.values())[-1].backward()
+    if not all(_close_data(getattr(nodes[name], "data", None), node.data) for name, node in truth.items()):
+        return None  # a wrong forward pass: the rules are measured against the right data only
     name_of = {id(node): name for name, node in truth.items()}
     kept = {name: getattr(node, "grad", None) for name, node in nodes.items()}
     reached: set[str] = set()
@@ -157,6 +159,10 @@ def _shares(
     if not all(is_number(grad) for grad in got.values()):
         return None
     return {child: float(grad) - start for child, grad in got.items()}
+
+
+def _close_data(got: object, expected: float) -> bool:
+    return is_number(got) and _close(float(got), expected)
 
 
 def _close(got: float, expected: float) -> bool:
