@@ -234,3 +234,14 @@ def test_a_wrong_forward_pass_is_not_blamed_on_a_rule():
     report = check("accumulate", source, seed=1)
     assert not report.passed
     assert "The first wrong gradient" not in report.text()
+
+
+def test_a_gradient_by_hand_names_the_readers_line_that_set_it():
+    source = by_id("backprop-by-hand").solution.replace("c.grad = 1.0 * d.grad", "c.grad = 1.0")
+    source = source.replace("(a, b, c, f, e, d, L)", "(x, y, z, w, e, d, L)")  # the reader's own names
+    source = source.replace("a.", "x.").replace("b.", "y.").replace("c.", "z.").replace("f.", "w.")
+    line = next(n for n, text in enumerate(source.splitlines(), 1) if "z.grad = 1.0" in text)
+    report = check("backprop-by-hand", source, seed=1)
+    assert report.checks[0].message == (
+        f"dL/dc should be -2.0; your c.grad is 1.0 (your line {line}: `z.grad = 1.0`)"
+    ), report.text()
