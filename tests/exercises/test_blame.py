@@ -245,3 +245,12 @@ def test_a_gradient_by_hand_names_the_readers_line_that_set_it():
     assert report.checks[0].message == (
         f"dL/dc should be -2.0; your c.grad is 1.0 (your line {line}: `z.grad = 1.0`)"
     ), report.text()
+
+
+def test_a_wrong_descent_quotes_the_line_of_the_loop_that_moves_x():
+    source = by_id("descent").solution.replace("x = x - lr * slope(f, x)", "x = x - slope(f, x)")
+    line = next(n for n, text in enumerate(source.splitlines(), 1) if "x = x - slope(f, x)" in text)
+    report = check("descent", source, seed=1)
+    assert all(f"(your line {line}: `x = x - slope(f, x)`)" in entry.message for entry in report.checks), (
+        report.text()
+    )
