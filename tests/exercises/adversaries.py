@@ -608,15 +608,17 @@ def backprop_by_hand(a, b, c, f, e, d, L):
     # ---------------------------------------------------------------- tanh-derivative
     Case(
         "tanh-derivative",
-        "exp-formula",
+        "exp-formula",  # right for |x| < 355; the task asks for it through tanh(x), which never overflows
         "import math\n\n\ndef tanh_derivative(x):\n    return 4 / (math.exp(x) + math.exp(-x)) ** 2\n",
-        True,
+        False,
+        "tanh'(400.0) raised OverflowError; it is 0.0 as a float",
     ),
     Case(
         "tanh-derivative",
-        "sech-squared",
+        "sech-squared",  # cosh(x) ** 2 overflows from |x| ≈ 355 on, where tanh'(x) is 0.0
         "import math\n\n\ndef tanh_derivative(x):\n    return 1 / math.cosh(x) ** 2\n",
-        True,
+        False,
+        "tanh'(400.0) raised OverflowError; it is 0.0 as a float",
     ),
     Case(
         "tanh-derivative",

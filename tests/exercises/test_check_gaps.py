@@ -7,6 +7,19 @@ import pytest
 from scratchgrad.exercises import check
 from scratchgrad.exercises.registry import by_id
 
+TANH_BY_EXP = """import math
+
+
+def tanh_derivative(x):
+    return 4 / (math.exp(x) + math.exp(-x)) ** 2
+"""
+
+
+def test_a_tanh_derivative_that_overflows_far_out_fails():
+    report = check("tanh-derivative", TANH_BY_EXP, seed=1)
+    [line] = [line for line in report.checks if not line.passed]
+    assert line.message.startswith("tanh'(400.0) raised OverflowError; it is 0.0 as a float"), report.text()
+
 
 def test_a_numerical_gradient_that_ignores_its_h_fails():
     source = (

@@ -41,6 +41,23 @@ def _special_points(engine: Engine) -> str:
     return "1.0 at 0, 0.5 at 0.8814"
 
 
+@EXERCISE.check("tanh'(x) far out: 0.0 at x = ±400, no overflow")
+def _far_out(engine: Engine) -> str:
+    # The task asks for tanh'(x) through tanh(x), which never overflows; through exp(x) or cosh(x) it
+    # overflows from |x| ≈ 355 on, where the answer is a plain 0.0.
+    for x in (400.0, -400.0):
+        try:
+            got = engine.tanh_derivative(x)
+        except OverflowError:
+            raise Fail(
+                f"tanh'({written(x)}) raised OverflowError; it is 0.0 as a float — write it with tanh(x), "
+                "which never overflows: 1 − tanh(x)²"
+            ) from None
+        if not is_number(got) or abs(got) > 1e-12:
+            raise Fail(f"tanh'({written(x)}) should be 0.0; yours gives {written(got)}")
+    return "0.0 at 400 and at −400"
+
+
 @EXERCISE.check("tanh'(x) at five random points")
 def _random_points(engine: Engine) -> str:
     points = [round(engine.rng.uniform(-4, 4), 4) for _ in range(5)]
