@@ -61,3 +61,11 @@ def test_a_sign_only_a_falling_case_shows_fails_on_the_fixed_cases(exercise, old
     for seed in range(5):  # whatever the random cases
         report = check(exercise, source, seed=seed)
         assert not next(line for line in report.checks if line.title == title).passed, report.text()
+
+
+def test_a_neuron_whose_bias_starts_at_zero_passes():
+    # The task draws the weights at random; of the bias it says only that there is one (0 is common).
+    source = by_id("mlp").solution.replace("self.b = Value(random.uniform(-1, 1))", "self.b = Value(0.0)")
+    assert source != by_id("mlp").solution
+    report = check("mlp", source, seed=1)
+    assert report.passed, report.text()
