@@ -69,3 +69,56 @@ def test_a_neuron_whose_bias_starts_at_zero_passes():
     assert source != by_id("mlp").solution
     report = check("mlp", source, seed=1)
     assert report.passed, report.text()
+
+
+TEXT = (
+    "import pathlib\nimport scratchgrad.exercises as ex\n\n"
+    "TEXT = (pathlib.Path(ex.__file__).parent / '_pieces/slope/solution.py').read_text()\n"
+)
+BORROWED = {
+    "exec'd under the reader's own file name": (
+        TEXT + "\n\ndef here():\n    pass\n\n\nexec(compile(TEXT, here.__code__.co_filename, 'exec'))\n"
+    ),
+    "imported by a computed name, passed as a default": (
+        "import importlib\n\n"
+        "book = importlib.import_module('scratchgrad.exercises._pieces.' + 'slope.solution')\n"
+        "\n\ndef slope(f, x, h=1e-6, book_slope=book.slope):\n    return book_slope(f, x, h)\n"
+    ),
+    "exec'd from its text, called through a closure": (
+        TEXT + "found = {}\nexec(TEXT, found)\n\n\ndef wrap(inner):\n    def slope(f, x, h=1e-6):\n"
+        "        return inner(f, x, h)\n\n    return slope\n\n\nslope = wrap(found['slope'])\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("how", BORROWED)
+def test_the_reference_run_however_it_is_loaded_is_not_the_readers_own(how):
+    report = check("slope", BORROWED[how], seed=1)
+    assert report.checks[0].title == "the piece is your own code", report.text()
+    assert not report.passed
+
+
+def test_the_reference_typed_by_the_reader_is_their_own():
+    assert check("slope", by_id("slope").solution, seed=1).passed
+
+
+UNMARKED_WALK = """def topological_order(root):
+    order = []
+
+    def visit(node):
+        for child in node._prev:
+            visit(child)
+        if node not in order:
+            order.append(node)
+
+    visit(root)
+    return order
+"""
+
+
+def test_a_topological_order_that_walks_every_path_fails():
+    # Its order is right; it reads a node's children once per path to it, 2¹² times on 12 diamonds.
+    report = check("topological-order", UNMARKED_WALK, seed=1)
+    [line] = [line for line in report.checks if not line.passed]
+    assert line.title.startswith("12 diamonds in a row"), report.text()
+    assert "Mark a node as visited when you first reach it" in line.message
