@@ -348,7 +348,8 @@ def test_a_deliberately_wrong_backward_draws_the_graph_with_exactly_that_node_wr
     seed = re.search(r"\(seed \d+\)", result["verdictLine"])  # to check the same cases again
     assert seed, result["verdictLine"]
     assert "Node by node, against central differences: x: expected 1.648721, got 0.5." in failed[0]
-    assert "look at the backward of 'exp'" in failed[0]
+    blamed = "The first wrong gradient is x's: your rule for exp (your code for 'power-and-exp', line "
+    assert blamed in failed[0]
     figures = exercise(page, "power-and-exp").locator(".sg-check--fail .sg-check-graph")
     assert figures.count() == 3  # the random x and k are drawn too
     verdicts = "(gs) => Object.fromEntries(gs.map((g) => [g.dataset.sgNode, g.dataset.sgCheck]))"

@@ -608,15 +608,31 @@ def backprop_by_hand(a, b, c, f, e, d, L):
     # ---------------------------------------------------------------- tanh-derivative
     Case(
         "tanh-derivative",
-        "exp-formula",
-        "import math\n\n\ndef tanh_derivative(x):\n    return 4 / (math.exp(x) + math.exp(-x)) ** 2\n",
+        "product-of-factors",
+        "import math\n\n\ndef tanh_derivative(x):\n    t = math.tanh(x)\n    return (1 - t) * (1 + t)\n",
         True,
     ),
     Case(
         "tanh-derivative",
-        "sech-squared",
-        "import math\n\n\ndef tanh_derivative(x):\n    return 1 / math.cosh(x) ** 2\n",
+        "through-tanh-derivative-of-sinh-over-cosh",
+        "import math\n\n\ndef tanh_derivative(x):\n"
+        "    y = math.sinh(x) / math.cosh(x) if abs(x) < 20 else math.copysign(1.0, x)\n"
+        "    return 1.0 - y * y\n",
         True,
+    ),
+    Case(
+        "tanh-derivative",
+        "exp-formula",  # right for |x| < 355; the task asks for it through tanh(x), which never overflows
+        "import math\n\n\ndef tanh_derivative(x):\n    return 4 / (math.exp(x) + math.exp(-x)) ** 2\n",
+        False,
+        "tanh'(400.0) raised OverflowError; it is 0.0 as a float",
+    ),
+    Case(
+        "tanh-derivative",
+        "sech-squared",  # cosh(x) ** 2 overflows from |x| ≈ 355 on, where tanh'(x) is 0.0
+        "import math\n\n\ndef tanh_derivative(x):\n    return 1 / math.cosh(x) ** 2\n",
+        False,
+        "tanh'(400.0) raised OverflowError; it is 0.0 as a float",
     ),
     Case(
         "tanh-derivative",

@@ -43,7 +43,7 @@ def test_check_exits_1_on_a_fail_and_prints_how_to_check_the_same_cases_again(wo
     out = capsys.readouterr().out
     assert "FAIL  L = (a·b + c)·f: each node after its children: for L, your topological_order returns" in out
     assert out.splitlines()[-2:] == [
-        "FAILED: 5 of 5 checks failed (seed 12)",
+        "FAILED: 6 of 6 checks failed (seed 12)",
         f"the same cases again: python -m scratchgrad.exercises check topological-order {work} --seed 12",
     ]
 
@@ -52,14 +52,14 @@ def test_check_takes_a_plain_file_as_the_code_of_one_exercise(tmp_path, capsys):
     path = tmp_path / "slope.py"
     path.write_text("def slope(f, x, h=1e-6):\n    print('nudging')\n    return (f(x + h) - f(x)) / h\n")
     assert main(["check", "slope", str(path)]) == 0
-    assert capsys.readouterr().out.endswith("your code printed:\n" + "nudging\n" * 11)  # one per case
+    assert capsys.readouterr().out.endswith("your code printed:\n" + "nudging\n" * 14)  # one per case
 
 
 def test_list_shows_every_exercise_and_its_state(work, capsys):
     assert main(["list", str(work)]) == 0
     lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
     assert lines["backward"].endswith("passed")
-    assert re.search(r"tried: 5 of 5 checks failed \(seed \d+\)$", lines["topological-order"])
+    assert re.search(r"tried: 6 of 6 checks failed \(seed \d+\)$", lines["topological-order"])
     assert lines["slope"].endswith("not started")
     assert lines["mlp"].endswith("not started")
     assert lines["your"] == f"your engine: 2 of {len(EXERCISES)} pieces"

@@ -58,7 +58,12 @@ def test_a_wrong_earlier_piece_shows_in_the_later_check():
     report = check("backward", by_id("backward").solution, {"local-derivatives": wrong_rule})
     assert report.outcome == "failed"
     assert "uses  local-derivatives: Value — yours" in report.lines()
-    first = "FAIL  L = (a·b + c)·f, by L.backward(): dL/dd should be -2.0; your d.grad is 4.0. Node by node"
+    first = (
+        "FAIL  L = (a·b + c)·f, by L.backward(): dL/dd should be -2.0; your d.grad is 4.0. The first wrong "
+        "gradient is d's: your rule for * (your code for 'local-derivatives', line 26: "
+        "`self.grad = self.data * out.grad`) passed 4.0 to d.grad from L.grad = 1.0, where the chain rule "
+        "gives dL/dd × L.grad = -2.0 × 1.0 = -2.0. Node by node"
+    )
     assert any(line.startswith(first) for line in report.lines())
 
 
@@ -81,11 +86,15 @@ def test_a_wrong_backward_names_every_wrong_node_and_sends_the_graph_to_draw():
     )  # labelled by the check
 
 
-def test_a_wrong_share_names_the_op_whose_backward_passed_it():
-    report = check("power-and-exp", by_id("power-and-exp").wrong_source("power-rule"))
+def test_a_wrong_share_names_the_readers_rule_and_line_that_passed_it():
+    source = by_id("power-and-exp").wrong_source("power-rule")
+    line = next(number for number, text in enumerate(source.splitlines(), 1) if "self.grad +=" in text)
+    report = check("power-and-exp", source)
     assert report.checks[0].message.endswith(
-        "Node by node, against central differences: x: expected 6.75, got 10.125. "
-        "out (**3) passed 10.125 to x.grad, where the chain rule gives 6.75: look at the backward of '**3'."
+        f"The first wrong gradient is x's: your rule for **3 (your code for 'power-and-exp', line {line}: "
+        f"`{source.splitlines()[line - 1].strip()}`) passed 10.125 to x.grad from out.grad = 1.0, where the "
+        "chain rule gives dout/dx × out.grad = 6.75 × 1.0 = 6.75. "
+        "Node by node, against central differences: x: expected 6.75, got 10.125."
     )
 
 
@@ -222,11 +231,12 @@ def test_the_same_seed_checks_the_same_cases_and_a_failure_names_it():
     wrong = by_id("topological-order").wrong_source("no-visited-set")
     first, again = check("topological-order", wrong, seed=7), check("topological-order", wrong, seed=7)
     assert first.seed == again.seed == 7
-    assert first.headline == again.headline == "4 of 5 checks failed (seed 7)"
+    assert first.headline == again.headline == "5 of 6 checks failed (seed 7)"
     assert [line.passed for line in first.checks] == [line.passed for line in again.checks]
 
-    def graph(report):  # the random graph the last check failed on (the order found may vary with a set)
-        return report.checks[-1].message.split(", your topological_order")[0]
+    def graph(report):  # the random graph its check failed on (the order found may vary with a set)
+        [random] = [line for line in report.checks if line.title.startswith("five random graphs")]
+        return random.message.split(", your topological_order")[0]
 
     assert graph(first) == graph(again)
     assert graph(check("topological-order", wrong, seed=8)) != graph(first)

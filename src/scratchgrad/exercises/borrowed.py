@@ -12,11 +12,12 @@ computed name, say).
 from __future__ import annotations
 
 import ast
+import contextlib
 import types
 from pathlib import Path
 
 from scratchgrad.exercises.exercise import Exercise
-from scratchgrad.exercises.sandbox import BOOK_FILE_PREFIX, READER_FILE_PREFIX
+from scratchgrad.exercises.sandbox import BOOK_FILE_PREFIX
 
 __all__ = ["book_imports", "borrowed_names"]
 
@@ -46,8 +47,12 @@ VALUE_METHODS = (
 )
 
 
-def borrowed_names(exercise: Exercise, namespace: dict) -> str:
-    """A message naming what `exercise`'s provided names take from the package, or "" when nothing."""
+def borrowed_names(exercise: Exercise, namespace: dict, source: str = "") -> str:
+    """A message naming what `exercise`'s provided names take from the package, or "" when nothing.
+
+    `source` is the reader's piece: a function of the reference solution counts as theirs only when
+    compiled from it (they typed it), not when ``exec``'d from the solution's text under their name."""
+    own = _own_codes(source)
     found = []
     for provided in exercise.provides:
         owner, _, method = provided.partition(".")
@@ -57,14 +62,15 @@ def borrowed_names(exercise: Exercise, namespace: dict) -> str:
         module = _book_module(thing)
         if module:
             found.append(f"{provided} is {module}'s")
-        found += [f"{provided} {why}" for why in _not_written_here(thing, exercise)]
+        found += [f"{provided} {why}" for why in _not_written_here(thing, exercise, own)]
         if isinstance(thing, type) and not method:
             for name in VALUE_METHODS:
                 module = _book_module(getattr(thing, name, None))
                 if module:
                     found.append(f"{provided}.{name} is {module}'s")
                 found += [
-                    f"{provided}.{name} {why}" for why in _not_written_here(vars(thing).get(name), exercise)
+                    f"{provided}.{name} {why}"
+                    for why in _not_written_here(vars(thing).get(name), exercise, own)
                 ]
     if not found:
         return ""
@@ -83,30 +89,58 @@ def _counts_as_the_book(module: str) -> bool:
     return not module.startswith(ALLOWED) or module.startswith(REFERENCE_SOLUTIONS)
 
 
-def _not_written_here(thing: object, exercise: Exercise) -> list[str]:
+def _not_written_here(thing: object, exercise: Exercise, own: set) -> list[str]:
     """Why a function the reader provides is not their own writing: compiled from the book's file or
-    reference, or ``exec``'d from the reference's very text; or using a book module or one of its
-    functions through a global (a wrapper). Code made at run time by a library (a dataclass's
-    ``__init__``) is the reader's."""
+    reference, or ``exec``'d from the reference's very text (under any file name); or using a book
+    module, one of its functions or the reference's code through a global, a default argument or a
+    closure (a wrapper). Code made at run time by a library (a dataclass's ``__init__``) is the
+    reader's. `own`: the code the reader's piece compiles to (`_own_codes`)."""
     code = getattr(thing, "__code__", None)
     if not isinstance(code, types.CodeType):
         return []
     where = code.co_filename
     if where.startswith(BOOK_FILE_PREFIX) or where.startswith(PACKAGE_FOLDER):
         return [f"was compiled from {where}, not from your piece"]
-    if not where.startswith(READER_FILE_PREFIX) and _same_as_the_reference(code, exercise):
+    if _is_the_reference(code, exercise, own):
         return [f"is the reference solution's own code, run from {where}"]
     used = set()
     for each in _codes_in(code):
         used |= set(each.co_names)
     globals_ = getattr(thing, "__globals__", {})
+    reached = [(f"the name {name}", globals_.get(name)) for name in sorted(used)]
+    reached += [("a default argument", default) for default in getattr(thing, "__defaults__", None) or ()]
+    reached += [
+        ("a default argument", default) for default in (getattr(thing, "__kwdefaults__", None) or {}).values()
+    ]
+    for cell in getattr(thing, "__closure__", None) or ():
+        with contextlib.suppress(ValueError):  # an empty cell
+            reached.append(("a variable it closes over", cell.cell_contents))
     reasons = []
-    for name in sorted(used):
-        target = globals_.get(name)
+    for how, target in reached:
         module = target.__name__ if isinstance(target, types.ModuleType) else _book_module(target)
         if module and _book_module_name(module) and _counts_as_the_book(module):
-            reasons.append(f"calls {module}'s code through the name {name}")
-    return reasons
+            reasons.append(f"calls {module}'s code through {how}")
+        elif isinstance(getattr(target, "__code__", None), types.CodeType) and _is_the_reference(
+            target.__code__, exercise, own
+        ):
+            reasons.append(f"calls the reference solution's code through {how}")
+    return list(dict.fromkeys(reasons))
+
+
+def _own_codes(source: str) -> set[tuple]:
+    """(name, first line, instructions) of every function the reader's `source` compiles to."""
+    try:
+        compiled = compile(source, "<yours>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return set()
+    return {(each.co_name, each.co_firstlineno, each.co_code) for each in _codes_in(compiled)}
+
+
+def _is_the_reference(code: types.CodeType, exercise: Exercise, own: set) -> bool:
+    """`code` is a function of the reference solution that the reader's piece did not compile to."""
+    return (code.co_name, code.co_firstlineno, code.co_code) not in own and _same_as_the_reference(
+        code, exercise
+    )
 
 
 def _same_as_the_reference(code: types.CodeType, exercise: Exercise) -> bool:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 import scratchgrad
 from scratchgrad._checks import is_number
 from scratchgrad.drawn_graph import study
+from scratchgrad.exercises.blame import first_wrong_rule
 from scratchgrad.exercises.exercise import Fail
 from scratchgrad.gradcheck import relative_error
 from scratchgrad.page.numbers import written
@@ -96,36 +97,50 @@ def gradient_mismatch(
 
 
 def require_gradients(
-    build: Builder, value_class: type, backward: Callable[[dict[str, object]], None], what: str
+    build: Builder,
+    value_class: type,
+    backward: Callable[[dict[str, object]], None],
+    what: str,
+    adds: bool = True,
 ) -> str:
-    """Build with the reader's class, run `backward` on its nodes, fail on the first wrong node."""
+    """Build with the reader's class, run `backward` on its nodes, fail on the first wrong node and
+    the reader's rule that passed it (`graph_failure`; `adds`: rules must add their shares by now)."""
     nodes = build(value_class)
     backward(nodes)
     problem = gradient_mismatch(build, nodes)
     if problem:
-        raise graph_failure(f"{what}: {problem}", nodes)
+        raise graph_failure(f"{what}: {problem}", nodes, build, adds)
     names = ", ".join(f"{name}={written(getattr(node, 'grad', None))}" for name, node in nodes.items())
     return f"every gradient right ({names})"
 
 
-def graph_failure(problem: str, nodes: dict[str, object]) -> Fail:
-    """A Fail for `problem`, a wrong gradient in the reader's graph `nodes` (a builder's, output last),
-    with the graph checked node by node when the reader's Value has a ``backward()`` to rerun.
+def graph_failure(
+    problem: str, nodes: dict[str, object], build: Builder | None = None, adds: bool = True
+) -> Fail:
+    """A Fail for `problem`, a wrong gradient in the reader's graph `nodes` (made by `build`, output
+    last), with the graph checked node by node when the reader's Value has a ``backward()`` to rerun.
 
-    Each node is labelled with its name in the builder, so the drawing and the message agree. The
-    message adds every wrong node, expected against got, and the op whose backward went wrong first.
+    When `build` is given, the message says which of the reader's rules passed the first wrong
+    gradient, and on which line of theirs (`scratchgrad.exercises.blame`; `adds`: the rules must add
+    their shares by now). Each node is labelled with its name in the builder, so the drawing and the
+    message agree. The message adds every wrong node, expected against got, and, when no rule of the
+    reader's is to blame, the op whose backward went wrong first.
     """
+    blame = first_wrong_rule(build, nodes, adds) if build is not None else None
+    if blame is not None:
+        problem = f"{problem}. {blame}"
     for name, node in nodes.items():
         with contextlib.suppress(AttributeError):  # a reader's class may not take a label
             node.label = name
     dot, study_json = study.dot_and_study(list(nodes.values())[-1])
     studied = json.loads(study_json)
     if "check" not in studied:  # no backward() to rerun yet (the rules are called one by one)
-        return Fail(problem)
+        return Fail(problem + ("." if blame is not None else ""))
     verdicts = zip(studied["nodes"], studied["check"]["nodes"], strict=True)
     wrong = [f"{node['name']}: {check['text']}" for node, check in verdicts if check["status"] == "wrong"]
     checked = f". Node by node, against central differences: {'; '.join(wrong)}." if wrong else ""
-    message = " ".join([problem + checked, *studied["check"]["culprits"][:1]])
+    culprit = studied["check"]["culprits"][:1] if blame is None else []
+    message = " ".join([problem + (checked or ("." if blame is not None else "")), *culprit])
     return Fail(message, graph={"dot": dot, "study": study_json})
 
 

@@ -89,7 +89,7 @@ def check(
     except BaseException as error:
         report.error = _code_error(error, exercise.id)
         return _finish(report, sandbox, "raised", f"your code raised {report.error}")
-    borrowed = book_imports(source) or borrowed_names(exercise, namespace)
+    borrowed = book_imports(source) or borrowed_names(exercise, namespace, source)
     if borrowed:
         report.checks.append(CheckLine("the piece is your own code", False, borrowed))
         return _finish(

@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from scratchgrad.exercises.blame import lines_that_set
 from scratchgrad.exercises.exercise import Engine, Fail
 from scratchgrad.exercises.oracle import close
 from scratchgrad.exercises.sandbox import READER_FILE_PREFIX
@@ -100,15 +101,17 @@ def require_adds(engine: Engine, rule: Rule) -> str:
         raise Fail(f"{rule.text} has no _backward to call: every result needs its rule")
     out.grad = OUT_GRAD
     backward()
-    where = written_in(value_class, rule.method)
     slope_a, slope_b = rule.slopes(A, B)
     for child, got, earlier, slope in (("a", a.grad, EARLIER_A, slope_a), ("b", b.grad, EARLIER_B, slope_b)):
         if slope is None:
             continue
+        where = written_in(value_class, rule.method)
+        line = lines_that_set(backward, a if child == "a" else b)
+        line = f" ({line})" if line else ""
         share = slope * OUT_GRAD
         if close(got, share) and not close(share, earlier + share):
             raise Fail(
-                f"your rule for {rule.name}{where} sets {child}.grad with `=`: {child} held "
+                f"your rule for {rule.name}{where} sets {child}.grad with `=`{line}: {child} held "
                 f"{written(earlier)} "
                 f"from another use, and after out = {rule.text} with out.grad = {written(OUT_GRAD)} it holds "
                 f"{written(got)}, only this share. A Value used twice must collect both: "
@@ -116,7 +119,7 @@ def require_adds(engine: Engine, rule: Rule) -> str:
             )
         if not close(got, earlier + share):
             raise Fail(
-                f"your rule for {rule.name}{where}: with {child}.grad = {written(earlier)} before and "
+                f"your rule for {rule.name}{where}{line}: with {child}.grad = {written(earlier)} before and "
                 f"out.grad = "
                 f"{written(OUT_GRAD)}, {child}.grad should become {written(earlier)} + {written(share)} = "
                 f"{written(earlier + share)}; yours is {written(got)}"

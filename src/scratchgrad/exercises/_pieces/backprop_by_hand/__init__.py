@@ -1,10 +1,13 @@
 """Backprop by hand: every gradient of L = (a·b + c)·f, one chain-rule step per line."""
 
+import inspect
+import re
 from functools import partial
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.expressions import chapter_expression
 from scratchgrad.exercises.oracle import expected, gradient_mismatch
+from scratchgrad.exercises.shares import line_in
 from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
@@ -12,11 +15,27 @@ EXERCISE = Exercise.load(__name__)
 OTHER_POINT = {"a": 1.5, "b": 4.0, "c": -0.5, "f": 3.0}
 
 
+ORDER = ("a", "b", "c", "f", "e", "d", "L")  # the order backprop_by_hand takes the nodes in
+
+
 def _by_hand(engine: Engine, point: dict) -> str | None:
     build = partial(chapter_expression, **point)
     nodes = build(engine.Value)
-    engine.backprop_by_hand(*(nodes[name] for name in ("a", "b", "c", "f", "e", "d", "L")))
-    return gradient_mismatch(build, nodes)
+    engine.backprop_by_hand(*(nodes[name] for name in ORDER))
+    problem = gradient_mismatch(build, nodes)
+    wrong = re.match(r"dL/d(\w+) should", problem or "")
+    if wrong is None:
+        return problem
+    return problem + _line_setting(engine.backprop_by_hand, ORDER.index(wrong.group(1)))
+
+
+def _line_setting(function: object, position: int) -> str:
+    """Where the reader's `function` sets the grad of its parameter at `position`: " (your line …)", or ""."""
+    try:
+        parameter = list(inspect.signature(function).parameters)[position]
+    except (TypeError, ValueError, IndexError):  # no signature to read, or fewer parameters
+        return ""
+    return line_in(function, f"{parameter}.grad =") or line_in(function, f"{parameter}.grad")
 
 
 @EXERCISE.check("a = 2, b = −3, c = 10, f = −2 (the chapter's numbers)")

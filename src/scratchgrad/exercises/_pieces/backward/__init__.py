@@ -33,7 +33,7 @@ def _require_backward(engine: Engine, build: Builder) -> str:
         _require_each_rule_once_in_order(engine, build, output_name)
     except Fail as walk:
         problem = f"{problem}: {walk}"
-    raise graph_failure(problem, nodes)
+    raise graph_failure(problem, nodes, build, adds=False)  # rules may still set their share with =
 
 
 def _require_each_rule_once_in_order(engine: Engine, build: Builder, what: str) -> str:

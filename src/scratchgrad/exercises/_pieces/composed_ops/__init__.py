@@ -1,7 +1,7 @@
 """More operations, by composition: -, / and the reflected operators need no new backward rule."""
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
-from scratchgrad.exercises.oracle import close, require_gradients
+from scratchgrad.exercises.oracle import close, graph_failure, require_gradients
 from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
@@ -22,9 +22,13 @@ SWAPPED = {"2 - a": lambda a: a - 2, "2 / a": lambda a: a / 2}  # self - other, 
 
 
 def _require(engine: Engine, text, operation, value, da, db, hint, at: tuple = (A, B)) -> None:
-    a, b = engine.Value(at[0]), engine.Value(at[1])
+    def build(V: type) -> dict:  # noqa: N803
+        nodes = {"a": V(at[0]), "b": V(at[1])}
+        return nodes | {"out": operation(nodes["a"], nodes["b"])}
+
+    nodes = build(engine.Value)
+    a, b, out = nodes.values()
     where = f"with a = {at[0]:g}, b = {at[1]:g}"
-    out = operation(a, b)
     if not isinstance(out, engine.Value):
         missing = " — a method of yours returned None: does each one `return` its result?"
         raise Fail(
@@ -38,9 +42,11 @@ def _require(engine: Engine, text, operation, value, da, db, hint, at: tuple = (
         raise Fail(f"{text} {where} should be {written(value)}; yours gave {written(data)}{told}")
     out.backward()
     if not close(a.grad, da):
-        raise Fail(f"d({text})/da {where} should be {written(da)}; your backward gave {written(a.grad)}")
+        problem = f"d({text})/da {where} should be {written(da)}; your backward gave {written(a.grad)}"
+        raise graph_failure(problem, nodes, build)
     if db is not None and not close(b.grad, db):
-        raise Fail(f"d({text})/db {where} should be {written(db)}; your backward gave {written(b.grad)}")
+        problem = f"d({text})/db {where} should be {written(db)}; your backward gave {written(b.grad)}"
+        raise graph_failure(problem, nodes, build)
 
 
 @EXERCISE.check("-a, a - b, a / b")

@@ -2,6 +2,7 @@
 
 from scratchgrad._checks import is_number
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
+from scratchgrad.exercises.shares import line_in
 from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
@@ -10,6 +11,13 @@ EXERCISE = Exercise.load(__name__)
 def _bowl(a: float, m: float, k: float):
     """The parabola a·(x − m)² + k: lowest at x = m, slope 2a·(x − m)."""
     return lambda x: a * (x - m) ** 2 + k
+
+
+def _step_line(engine: Engine) -> str:
+    """The reader's line in descend that moves x: " (your line N: `…`)", or ""."""
+    return next(
+        (found for needle in ("x -=", "x +=", "x = ") if (found := line_in(engine.descend, needle))), ""
+    )
 
 
 def _close(got: object, expected: float, tolerance: float = 1e-3) -> bool:
@@ -33,9 +41,17 @@ def _one_step(engine: Engine) -> str:
             hint = " — x did not move: does the loop change x?"
         raise Fail(
             f"with lr = {written(lr)}, one step from x = 0 (slope {written(slope_there)}) should reach "
-            f"x = {written(expected)}; you got {written(got)}{hint}"
+            f"x = {written(expected)}; you got {written(got)}{_step_line(engine)}{hint}"
         )
-    return "with lr = 0.01 and lr = 0.1, one step moves x by lr times the slope, downhill"
+    got = engine.descend(_bowl(1.0, 3.0, 0.0), 5.0, 0.1, 1)  # slope +4: downhill is to the left
+    if not _close(got, 4.6):
+        hint = " — that step went uphill: subtract lr · slope, do not add it" if _close(got, 5.4) else ""
+        raise Fail(
+            f"with lr = 0.1, one step from x = 5 (slope 4.0) should reach x = 4.6; you got {written(got)}"
+            + _step_line(engine)
+            + hint
+        )
+    return "with lr = 0.01 and lr = 0.1, one step moves x by lr times the slope, downhill, left or right"
 
 
 @EXERCISE.check("100 steps down (x − 3)² + 1 from x = 0, lr = 0.1")
@@ -44,7 +60,9 @@ def _to_the_bottom(engine: Engine) -> str:
     if _close(got, 3.0):
         return f"x = {written(got)}: the bottom, 3"
     hint = " — x ran off: is each step against the slope?" if is_number(got) and abs(got) > 10 else ""
-    raise Fail(f"100 steps should reach the bottom, x = 3; you got x = {written(got)}{hint}")
+    raise Fail(
+        f"100 steps should reach the bottom, x = 3; you got x = {written(got)}{_step_line(engine)}{hint}"
+    )
 
 
 @EXERCISE.check("random bowls from random starts")
@@ -59,7 +77,7 @@ def _random_bowls(engine: Engine) -> str:
             bowl = f"{a}·(x {'−' if m >= 0 else '+'} {abs(m)})² {'+' if k >= 0 else '−'} {abs(k)}"
             raise Fail(
                 f"{steps} steps with lr = 0.1 down {bowl} from x = {written(start)} should reach "
-                f"x ≈ {written(expected)}; you got {written(got)} — does each of the `steps` steps go "
-                "against the slope, by lr times it?"
+                f"x ≈ {written(expected)}; you got {written(got)}{_step_line(engine)} — does each of the "
+                "`steps` steps go against the slope, by lr times it?"
             )
     return "three random bowls: every walk lands where that many steps should"

@@ -38,17 +38,27 @@ def _two_inputs(engine: Engine) -> str:
     if len(got) != 2 or any(abs(g - w) > 1e-5 for g, w in zip(got, want, strict=False)):
         shown, wanted = [written(g) for g in got], [written(w) for w in want]
         raise Fail(f"at a = 2, b = 0.5 the slopes should be {wanted}; yours are {shown}")
-    return f"{[written(g) for g in got]}"
+    got = _gradient_list(engine, lambda a, b, c: a * b - c * c, [-1.5, 0.0, -2.0])  # negative, zero
+    if len(got) != 3 or any(abs(g - w) > 1e-5 for g, w in zip(got, [0.0, -1.5, 4.0], strict=False)):
+        raise Fail(
+            f"at a = -1.5, b = 0, c = -2, the slopes of a·b − c² should be [0.0, -1.5, 4.0]; yours are "
+            f"{[written(g) for g in got]}"
+        )
+    return "[0.5, 3.648721], and [0.0, -1.5, 4.0] at negative and zero inputs"
 
 
 @EXERCISE.check("numerical_gradient nudges both ways")
 def _central(engine: Engine) -> str:
-    got = _gradient_list(engine, lambda x: x**3, [10.0], 1e-3)
-    want = 300.000001  # (f(x+h) − f(x−h)) / 2h = 3x² + h² for x³
+    # h² = 1e-4 is 10 times the tolerance: a function that ignores h, or nudges one way, is off by more
+    got = _gradient_list(engine, lambda x: x**3, [10.0], 1e-2)
+    want = 300.0001  # (f(x+h) − f(x−h)) / 2h = 3x² + h² for x³
     if len(got) != 1 or abs(got[0] - want) > 1e-5:
+        hint = " — with h = 0.01 nudging both ways is off by h² = 0.0001: use the h it is given"
+        if not (len(got) == 1 and abs(got[0] - 300.0) < 1e-5):
+            hint = " — nudge both ways: (f(x + h) − f(x − h)) / 2h"
         raise Fail(
-            f"with h = 0.001, the slope of x³ at 10 should be {written(want)} (nudging both ways); yours is "
-            f"{written(got[0] if got else None)} — nudge both ways: (f(x + h) − f(x − h)) / 2h"
+            f"with h = 0.01, the slope of x³ at 10 should be {written(want)} (nudging both ways); yours is "
+            f"{written(got[0] if got else None)}{hint}"
         )
     return f"{written(got[0])}: off by h², not by h"
 

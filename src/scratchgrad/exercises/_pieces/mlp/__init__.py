@@ -42,13 +42,13 @@ def _neuron_parameters(engine: Engine) -> str:
 
 
 DRAWN_NEURONS = 700
-"""Neuron(3)s made to look at how their 2,800 starting numbers are drawn: enough that a correct
+"""Neuron(3)s made to look at how their 2,100 starting weights are drawn: enough that a correct
 U(−1, 1) fails the checks below with a chance far under one in a million (its largest draw stays
-under 0.95 with chance 0.975²⁸⁰⁰ ≈ 1e-31; its mean is off by 0.1, nine standard deviations, with
-less than 1e-18)."""
+under 0.9 with chance 0.95²¹⁰⁰ ≈ 1e-47; its mean is off by 0.1, eight standard deviations, with
+less than 1e-14)."""
 
 
-@EXERCISE.check("weights and biases start random in [−1, 1]")
+@EXERCISE.check("weights and biases start in [−1, 1], the weights random")
 def _starting_numbers(engine: Engine) -> str:
     neurons = [engine.Neuron(3) for _ in range(DRAWN_NEURONS)]
     for part, numbers in (
@@ -60,6 +60,8 @@ def _starting_numbers(engine: Engine) -> str:
             raise Fail(
                 f"a Neuron's {part} should start in [−1, 1]; one of yours started at {written(outside[0])}"
             )
+        if part == "biases":  # the task draws the weights; a bias may start anywhere in [−1, 1], 0 too
+            continue
         low, high, mean = min(numbers), max(numbers), sum(numbers) / len(numbers)
         if low > -0.9 or high < 0.9 or abs(mean) > 0.1:
             raise Fail(
@@ -67,7 +69,7 @@ def _starting_numbers(engine: Engine) -> str:
                 f"{written(high)} with mean {written(mean)}: drawn from U(−1, 1) they would spread over "
                 "the whole of [−1, 1] around 0 — draw each with random.uniform(-1, 1)"
             )
-    return f"{4 * DRAWN_NEURONS} starting numbers, spread over [−1, 1] around 0"
+    return f"{3 * DRAWN_NEURONS} starting weights spread over [−1, 1] around 0; every bias in [−1, 1]"
 
 
 @EXERCISE.check("Neuron computes tanh(w·x + b), and backward reaches w and b")

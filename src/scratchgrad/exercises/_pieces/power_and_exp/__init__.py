@@ -3,16 +3,29 @@
 import math
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
-from scratchgrad.exercises.oracle import close, graph_failure
+from scratchgrad.exercises.oracle import Builder, close, graph_failure
 from scratchgrad.exercises.shares import RULES, require_adds
 from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 
 
+def _graph(x: float, operation) -> Builder:
+    """x, then what `operation` makes of it: out, or its named nodes with out last."""
+
+    def build(V: type) -> dict:  # noqa: N803
+        nodes = {"x": V(x)}
+        made = operation(nodes["x"])
+        nodes.update(made if isinstance(made, dict) else {"out": made})
+        return nodes
+
+    return build
+
+
 def _require(engine: Engine, text: str, x: float, operation, value: float, slope: float, why: str) -> str:
-    a = engine.Value(x)
-    out = operation(a)
+    build = _graph(x, operation)
+    nodes = build(engine.Value)
+    a, out = nodes["x"], list(nodes.values())[-1]
     out.backward()
     data = getattr(out, "data", out)
     if not close(data, value):
@@ -21,7 +34,8 @@ def _require(engine: Engine, text: str, x: float, operation, value: float, slope
         raise graph_failure(
             f"d({text})/dx at x = {written(x)} should be {written(slope)} ({why}); your backward gave "
             f"{written(a.grad)}",
-            {"x": a, "out": out},
+            nodes,
+            build,
         )
     return f"{written(value)}, slope {written(slope)}"
 
@@ -55,7 +69,21 @@ def _combined(engine: Engine) -> str:
     x = 0.3
     value = math.exp(x) ** 2 * x
     slope = math.exp(2 * x) * (2 * x + 1)
-    return _require(engine, "exp(x)**2·x", x, lambda a: a.exp() ** 2 * a, value, slope, "= e²ˣ(2x + 1)")
+    return _require(engine, "exp(x)**2·x", x, _exp_squared_times, value, slope, "= e²ˣ(2x + 1)")
+
+
+def _exp_squared_times(x: object) -> dict:
+    e = x.exp()
+    e2 = e**2
+    return {"e": e, "e2": e2, "out": e2 * x}
+
+
+def _three_uses(x: object) -> dict:
+    """x² + eˣ·x³: x feeds three nodes."""
+    nodes = {"x2": x**2, "ex": x.exp(), "x3": x**3}
+    nodes["ex3"] = nodes["ex"] * nodes["x3"]
+    nodes["out"] = nodes["x2"] + nodes["ex3"]
+    return nodes
 
 
 @EXERCISE.check("** and exp add their share (+=, not =)")
@@ -63,8 +91,9 @@ def _shares(engine: Engine) -> str:
     for rule in RULES:
         if rule.name in ("**", "exp"):
             require_adds(engine, rule)
-    x = engine.Value(0.7)
-    out = x**2 + x.exp() * x**3
+    build = _graph(0.7, _three_uses)
+    nodes = build(engine.Value)
+    x, out = nodes["x"], nodes["out"]
     out.backward()
     want = 2 * 0.7 + math.exp(0.7) * 0.7**3 + math.exp(0.7) * 3 * 0.7**2
     if not close(x.grad, want):
@@ -72,7 +101,8 @@ def _shares(engine: Engine) -> str:
             f"d(x² + eˣ·x³)/dx at x = 0.7 should be {written(want)} (x feeds three nodes); your backward "
             f"gave "
             f"{written(x.grad)}",
-            {"x": x, "out": out},
+            nodes,
+            build,
         )
     return "each adds to the child's grad; x² + eˣ·x³ right with x used three times"
 

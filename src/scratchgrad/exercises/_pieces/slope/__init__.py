@@ -42,12 +42,15 @@ def _other_functions(engine: Engine) -> str:
         ("sin x at 0.5", math.sin, 0.5, math.cos(0.5)),
         ("x³ at −2", lambda x: x**3, -2.0, 12.0),
         ("eˣ at 1", math.exp, 1.0, math.e),
+        ("cos x at 1", math.cos, 1.0, -math.sin(1.0)),  # falling: a flipped sign shows
+        ("x² − 2x at 0", lambda x: x * x - 2 * x, 0.0, -2.0),
+        ("x² at 1000", lambda x: x * x, 1000.0, 2000.0),
     )
     for name, f, x, expected in cases:
         got = _slope_of(engine, f, x)
         if not is_number(got) or abs(got - expected) > 1e-3 * max(1.0, abs(expected)):
             raise Fail(f"the slope of {name} should be about {written(expected)}; you got {written(got)}")
-    return "sin, x³ and eˣ all within 0.001 of their exact slopes"
+    return "sin, x³, eˣ, cos, x² − 2x at 0 and x² at 1000 all within 0.001 of their exact slopes"
 
 
 def _quotients(f, x: float, h: float) -> dict[str, float]:

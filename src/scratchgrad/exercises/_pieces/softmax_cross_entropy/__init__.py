@@ -5,6 +5,7 @@ import math
 
 import scratchgrad
 from scratchgrad.datasets import spiral
+from scratchgrad.exercises.blame import rule_line
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import require_close, value_of
 from scratchgrad.exercises.sandbox import READER_FILE_PREFIX
@@ -43,7 +44,8 @@ def _log(engine: Engine) -> str:
     out = a.log()
     out.backward()
     require_close(value_of(out), math.log(2.0), "log(a) at a = 2")
-    require_close(a.grad, 0.5, "d log(a)/da = 1/a at a = 2")
+    where = rule_line(getattr(out, "_backward", None), a) or ""
+    require_close(a.grad, 0.5, "d log(a)/da = 1/a at a = 2", where)
     for rule in RULES:
         if rule.name == "log":
             require_adds(engine, rule)

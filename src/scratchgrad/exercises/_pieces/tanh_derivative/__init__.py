@@ -8,7 +8,7 @@ from scratchgrad.page.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 
-POINTS = (0.0, 0.5, -1.2, 0.8813735870195432, 3.0)
+POINTS = (0.0, 0.5, -1.2, 0.8813735870195432, 3.0, 1e-4, -20.0)
 
 
 def _central(x: float, h: float = 1e-6) -> float:
@@ -39,6 +39,23 @@ def _special_points(engine: Engine) -> str:
         if not is_number(got) or abs(got - want) > 1e-9:
             raise Fail(f"tanh'({written(x)}) should be {want!r}; yours gives {got!r}")
     return "1.0 at 0, 0.5 at 0.8814"
+
+
+@EXERCISE.check("tanh'(x) far out: 0.0 at x = ±400, no overflow")
+def _far_out(engine: Engine) -> str:
+    # The task asks for tanh'(x) through tanh(x), which never overflows; through exp(x) or cosh(x) it
+    # overflows from |x| ≈ 355 on, where the answer is a plain 0.0.
+    for x in (400.0, -400.0):
+        try:
+            got = engine.tanh_derivative(x)
+        except OverflowError:
+            raise Fail(
+                f"tanh'({written(x)}) raised OverflowError; it is 0.0 as a float — write it with tanh(x), "
+                "which never overflows: 1 − tanh(x)²"
+            ) from None
+        if not is_number(got) or abs(got) > 1e-12:
+            raise Fail(f"tanh'({written(x)}) should be 0.0; yours gives {written(got)}")
+    return "0.0 at 400 and at −400"
 
 
 @EXERCISE.check("tanh'(x) at five random points")

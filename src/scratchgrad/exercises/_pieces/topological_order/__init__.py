@@ -1,5 +1,7 @@
 """Automating backward, part 1: an order that lists every node after the nodes it was made from."""
 
+from typing import ClassVar
+
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.expressions import REUSED_NODE_GRAPHS, RandomGraph
 from scratchgrad.exercises.oracle import Builder, every_node
@@ -91,3 +93,41 @@ def _random_graphs(engine: Engine) -> str:
         _require_built(engine, graph, f"y in the graph {graph}")
         sizes.append(len(graph.inputs) + len(graph.steps))
     return f"every order right, on graphs of {', '.join(map(str, sizes))} nodes"
+
+
+class _CountedChildren(tuple):
+    """A node's children that count how often they are walked (``for child in node._prev``)."""
+
+    walks: ClassVar[list[int]] = [0]
+
+    def __iter__(self):
+        self.walks[0] += 1
+        return super().__iter__()
+
+
+@EXERCISE.check("12 diamonds in a row: each node's children read a few times, not once per path")
+def _each_node_once(engine: Engine) -> str:
+    # a(k+1) = 2·a(k) + 3·a(k): a(0) is reached by 2¹² paths. A walk that marks a node only after
+    # reading its children reads them again for every path (4,096 times for a(0)); a marked walk once.
+    V = engine.Value  # noqa: N806
+    nodes = [V(1.0, label="a0")]
+    for k in range(12):
+        nodes.append(nodes[-1] * V(2.0) + nodes[-1] * V(3.0))  # value-graph's Value takes no plain 2
+        nodes[-1].label = f"a{k + 1}"
+    every = list(every_node(nodes[-1]))
+    try:
+        for node in every:
+            node._prev = _CountedChildren(getattr(node, "_prev", ()) or ())
+    except AttributeError:  # a Value that will not take a counted _prev: nothing to count
+        return "not counted: your Value's _prev cannot be replaced"
+    _CountedChildren.walks[0] = 0
+    engine.topological_order(nodes[-1])
+    walks = _CountedChildren.walks[0]  # by the reader's walk alone; then the order is checked
+    order = _require_order(engine, nodes[-1], "a12")
+    if walks > 4 * len(every):
+        raise Fail(
+            f"for a12 = 2·a11 + 3·a11 (and so on down to a0, {len(every)} nodes), your topological_order "
+            f"read the nodes' children {walks} times: once for every path to a node, 4,096 for a0. Mark a "
+            "node as visited when you first reach it, before its children, and skip it after"
+        )
+    return f"{len(order)} nodes, their children read {walks} times"
