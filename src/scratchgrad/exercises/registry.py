@@ -17,6 +17,7 @@ from scratchgrad.exercises._pieces import (
     softmax_cross_entropy,
     tanh_derivative,
     topological_order,
+    trace,
     training,
     value_graph,
 )
@@ -29,6 +30,7 @@ EXERCISES: tuple[Exercise, ...] = tuple(
     for module in (
         slope,
         descent,
+        trace,
         value_graph,
         backprop_by_hand,
         tanh_derivative,
