@@ -8,6 +8,7 @@ from scratchgrad.exercises._pieces import (
     backward,
     composed_ops,
     descent,
+    diagnose,
     fan_out,
     gradient_check,
     local_derivatives,
@@ -44,6 +45,7 @@ EXERCISES: tuple[Exercise, ...] = tuple(
         gradient_check,
         mlp,
         training,
+        diagnose,
         softmax_cross_entropy,
     )
 )
