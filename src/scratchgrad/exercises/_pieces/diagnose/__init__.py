@@ -51,7 +51,9 @@ def _rate_of(engine: Engine, name: str) -> float:
     run = getattr(engine, name)
     defaults = getattr(run, "__defaults__", None) or ()
     if not defaults or not is_number(defaults[-1]):
-        raise Fail(f"keep {name}'s signature: {name}(model, xs, ys, steps, learning_rate=…), a number for the rate")
+        raise Fail(
+            f"keep {name}'s signature: {name}(model, xs, ys, steps, learning_rate=…), a number for the rate"
+        )
     return float(defaults[-1])
 
 
@@ -61,17 +63,22 @@ def _fixed(engine: Engine, name: str) -> str:
     for _ in range(STARTS):
         weights = [round(engine.rng.uniform(-1, 1), 3) for _ in model.parameters()]
         xs, ys = [list(x) for x in XS], list(YS)
-        yours = _from(model, weights, lambda m: run(m, xs, ys, STEPS))
+        yours = _from(model, weights, lambda m, xs=xs, ys=ys: run(m, xs, ys, STEPS))
         right = _from(model, weights, lambda m: _sound(m, [list(x) for x in XS], list(YS), STEPS, rate))
         if len(yours) != STEPS or not all(is_number(loss) for loss in yours):
-            raise Fail(f"{name}(model, xs, ys, {STEPS}) should return {STEPS} losses (numbers); yours: {yours!r:.120}")
+            raise Fail(
+                f"{name}(model, xs, ys, {STEPS}) should return {STEPS} losses (numbers); "
+                f"yours: {yours!r:.120}"
+            )
         if not close(yours[0], right[0], 1e-9):
             raise Fail(
                 f"{name}: the first loss, before any step, should be the model's as it was given, "
                 f"{written(right[0])}; yours is {written(yours[0])} — what does the run do to the model "
                 "before its first forward pass?"
             )
-        wrong = next((i for i, (a, b) in enumerate(zip(yours, right, strict=True)) if not close(a, b, 1e-9)), None)
+        wrong = next(
+            (i for i, (a, b) in enumerate(zip(yours, right, strict=True)) if not close(a, b, 1e-9)), None
+        )
         if wrong is not None:
             raise Fail(
                 f"{name}, at its learning rate {rate:g}: from step {wrong} its losses leave those of a sound "

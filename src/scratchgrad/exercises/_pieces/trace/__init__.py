@@ -63,12 +63,15 @@ def _check_nodes(engine: Engine, root: Node, nodes: list, expected: list[Node]) 
     for item in nodes:
         if id(item) not in known:
             hint = " (an id? list the nodes themselves)" if isinstance(item, int) else ""
-            raise Fail(f"the nodes of trace({root.label}) hold {item!r:.60}{hint}, which is not a node below {root.label}")
+            raise Fail(
+                f"the nodes of trace({root.label}) hold {item!r:.60}{hint}, "
+                f"which is not a node below {root.label}"
+            )
     for node_id, count in Counter(map(id, nodes)).items():
         if count > 1:
             raise Fail(
-                f"{known[node_id].label} is listed {count} times in nodes{line_in(engine.trace, 'nodes.')}: a node "
-                "goes in once, however many arrows leave it — remember the nodes you have visited"
+                f"{known[node_id].label} is listed {count} times in nodes{line_in(engine.trace, 'nodes.')}: "
+                "a node goes in once, however many arrows leave it — remember the nodes you have visited"
             )
     missing = [node for node in expected if id(node) not in set(map(id, nodes))]
     if not missing:
@@ -90,7 +93,9 @@ def _check_edges(engine: Engine, root: Node, edges: list, arrows: Counter, label
         try:
             child, node = edge
         except (TypeError, ValueError):
-            raise Fail(f"each edge should be a pair (child, node); trace({root.label}) gave {edge!r:.60}") from None
+            raise Fail(
+                f"each edge should be a pair (child, node); trace({root.label}) gave {edge!r:.60}"
+            ) from None
         pairs.append((id(child), id(node)))
 
     def shown(pair: tuple[int, int]) -> str:
