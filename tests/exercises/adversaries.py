@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from scratchgrad.exercises.registry import by_id
+
 
 @dataclass(frozen=True)
 class Case:
@@ -276,6 +278,28 @@ class Value(Value):
     def backward(self):
         self.grad = 1.0
 {body}
+"""
+
+
+DIAGNOSE_STUB = by_id("diagnose").stub
+"""The three broken runs as the reader is given them: a learner edits them, so the cases do too."""
+ZERO_MISSING = """        loss = sum((model(x) - y) ** 2 for x, y in zip(xs, ys)) / len(xs)
+        loss.backward()
+"""
+ZERO_ADDED = """        loss = sum((model(x) - y) ** 2 for x, y in zip(xs, ys)) / len(xs)
+        for q in model.parameters():
+            q.grad = 0
+        loss.backward()
+"""
+ZERO_TOO_LATE = """        loss = sum((model(x) - y) ** 2 for x, y in zip(xs, ys)) / len(xs)
+        loss.backward()
+        for q in model.parameters():
+            q.grad = 0
+"""
+UPDATE = "            p.data -= learning_rate * p.grad\n"
+UPDATE_THEN_ZERO = UPDATE + "            p.grad = 0.0\n"
+SCALED = """    for p in model.parameters():
+        p.data *= 10  # start from larger weights
 """
 
 
@@ -1669,5 +1693,143 @@ CASES += [
         "def gradient_of_a(a, b, c):\n    return (a * b) * (a + c)\n",
         False,
         "nudging a gives",
+    ),
+    # ---------------------------------------------------------------- trace
+    Case(
+        "trace",
+        "a-stack-and-a-dict-of-ids",
+        "def trace(root):\n    nodes, edges, seen, stack = [], [], {}, [root]\n    while stack:\n"
+        "        n = stack.pop()\n        if id(n) in seen:\n            continue\n        seen[id(n)] = n\n"
+        "        nodes.append(n)\n        for ch in n._prev:\n            edges.append((ch, n))\n"
+        "            stack.append(ch)\n    return nodes, edges\n",
+        True,
+    ),
+    Case(
+        "trace",
+        "each-pair-once",
+        "def trace(root):\n    nodes, edges, seen, pairs = [], [], set(), set()\n\n    def build(v):\n"
+        "        if id(v) not in seen:\n            seen.add(id(v))\n            nodes.append(v)\n"
+        "            for child in v._prev:\n                if (id(child), id(v)) not in pairs:\n"
+        "                    pairs.add((id(child), id(v)))\n                    edges.append((child, v))\n"
+        "                build(child)\n\n    build(root)\n    return nodes, edges\n",
+        True,
+    ),
+    Case(
+        "trace",
+        "micrograd-sets",
+        "def trace(root):\n    nodes, edges = set(), set()\n\n    def build(v):\n        if v not in nodes:\n"
+        "            nodes.add(v)\n            for child in v._prev:\n                edges.add((child, v))\n"
+        "                build(child)\n\n    build(root)\n    return nodes, edges\n",
+        False,
+        "cannot go in a set",
+    ),
+    Case(
+        "trace",
+        "one-level",
+        "def trace(root):\n    nodes, edges = [root], []\n    for child in root._prev:\n"
+        "        nodes.append(child)\n        edges.append((child, root))\n    return nodes, edges\n",
+        False,
+        "follow the children of the children too",
+    ),
+    Case(
+        "trace",
+        "no-memory",
+        "def trace(root):\n    nodes, edges = [root], []\n    for child in root._prev:\n"
+        "        edges.append((child, root))\n        more_nodes, more_edges = trace(child)\n"
+        "        nodes += more_nodes\n        edges += more_edges\n    return nodes, edges\n",
+        False,
+        "times in nodes",
+    ),
+    Case(
+        "trace",
+        "pairs-parent-first",
+        "def trace(root):\n    nodes, edges, seen = [], [], set()\n\n    def walk(v):\n"
+        "        if id(v) in seen:\n            return\n        seen.add(id(v))\n        nodes.append(v)\n"
+        "        for c in v._prev:\n            edges.append((v, c))\n            walk(c)\n\n"
+        "    walk(root)\n    return nodes, edges\n",
+        False,
+        "your pairs run (node, child)",
+    ),
+    Case(
+        "trace",
+        "children-only",
+        "def trace(root):\n    nodes, edges, seen = [], [], set()\n\n    def walk(v):\n"
+        "        for c in v._prev:\n            edges.append((c, v))\n            if id(c) not in seen:\n"
+        "                seen.add(id(c))\n                nodes.append(c)\n                walk(c)\n\n"
+        "    walk(root)\n    return nodes, edges\n",
+        False,
+        "is a node of its graph too",
+    ),
+    Case(
+        "trace",
+        "labels-for-nodes",
+        "def trace(root):\n    nodes, edges, seen = [], [], set()\n\n    def walk(v):\n"
+        "        if v.label in seen:\n            return\n        seen.add(v.label)\n"
+        "        nodes.append(v.label)\n        for c in v._prev:\n"
+        "            edges.append((c, v))\n            walk(c)\n\n    walk(root)\n    return nodes, edges\n",
+        False,
+        "which is not a node below",
+    ),
+    Case(
+        "trace",
+        "no-edges",
+        "def trace(root):\n    nodes, seen = [], set()\n\n    def walk(v):\n        if id(v) not in seen:\n"
+        "            seen.add(id(v))\n            nodes.append(v)\n            for c in v._prev:\n"
+        "                walk(c)\n\n    walk(root)\n    return nodes, []\n",
+        False,
+        "every child of every node gives an arrow into it",
+    ),
+    # ---------------------------------------------------------------- diagnose
+    Case(
+        "diagnose",
+        "each-mistake-fixed-rate-lower",
+        DIAGNOSE_STUB.replace(ZERO_MISSING, ZERO_ADDED).replace(SCALED, "").replace("rate=3.0", "rate=0.1"),
+        True,
+    ),
+    Case(
+        "diagnose",
+        "zeroed-after-the-update",
+        DIAGNOSE_STUB.replace(UPDATE, UPDATE_THEN_ZERO, 1)
+        .replace(SCALED, "")
+        .replace("rate=3.0", "rate=0.2"),
+        True,
+    ),
+    Case(
+        "diagnose",
+        "every-rate-turned-down",
+        DIAGNOSE_STUB.replace("rate=0.2", "rate=0.05").replace("rate=3.0", "rate=0.05"),
+        False,
+        "leave those of a sound loop",
+    ),
+    Case("diagnose", "the-stub-as-it-is", DIAGNOSE_STUB, False, "its first loss"),
+    Case(
+        "diagnose",
+        "smaller-start-not-the-given-one",
+        DIAGNOSE_STUB.replace("p.data *= 10", "p.data *= 0.1"),
+        False,
+        "the first loss, before any step, should be the model's as it was given",
+    ),
+    Case(
+        "diagnose",
+        "zeroed-between-backward-and-update",
+        DIAGNOSE_STUB.replace(ZERO_MISSING, ZERO_TOO_LATE, 1),
+        False,
+        "leave those of a sound loop",
+    ),
+    Case(
+        "diagnose",
+        "c-fixed-uphill",
+        DIAGNOSE_STUB.replace("rate=3.0", "rate=-0.2"),
+        False,
+        "rises above",
+    ),
+    Case(
+        "diagnose",
+        "a-drops-its-first-loss",
+        DIAGNOSE_STUB.replace(ZERO_MISSING, ZERO_ADDED).replace(
+            "    return losses\n", "    return losses[1:]\n", 1
+        ),
+        False,
+        "should return 30 losses",
     ),
 ]

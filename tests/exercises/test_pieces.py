@@ -102,7 +102,8 @@ def test_describe_lists_every_exercise_for_the_page_build():
 
 def test_an_unknown_exercise_names_the_known_ones():
     with pytest.raises(
-        UnknownExerciseError, match="no exercise 'nope'; the exercises are: slope, descent, value-graph"
+        UnknownExerciseError,
+        match="no exercise 'nope'; the exercises are: slope, descent, trace, value-graph",
     ):
         by_id("nope")
 

@@ -8,6 +8,7 @@ from scratchgrad.exercises._pieces import (
     backward,
     composed_ops,
     descent,
+    diagnose,
     fan_out,
     gradient_check,
     local_derivatives,
@@ -17,6 +18,7 @@ from scratchgrad.exercises._pieces import (
     softmax_cross_entropy,
     tanh_derivative,
     topological_order,
+    trace,
     training,
     value_graph,
 )
@@ -29,6 +31,7 @@ EXERCISES: tuple[Exercise, ...] = tuple(
     for module in (
         slope,
         descent,
+        trace,
         value_graph,
         backprop_by_hand,
         tanh_derivative,
@@ -42,6 +45,7 @@ EXERCISES: tuple[Exercise, ...] = tuple(
         gradient_check,
         mlp,
         training,
+        diagnose,
         softmax_cross_entropy,
     )
 )
