@@ -479,10 +479,8 @@ class ReaderEngine:
                     if yours in namespace:
                         kept.append((module, name, module.__dict__[name]))
                         setattr(module, name, namespace[yours])
-            classes = list(
-                {id(ns["Value"]): ns["Value"] for _, ns in self.stand_ins if "Value" in ns}.values()
-            )
-            with break_it.switched_on_yours(bug, classes) if bug else contextlib.nullcontext():
+            engines = list({id(namespace): namespace for _, namespace in self.stand_ins}.values())
+            with break_it.switched_on_yours(bug, engines) if bug else contextlib.nullcontext():
                 yield
         finally:
             for module, name, book in reversed(kept):
