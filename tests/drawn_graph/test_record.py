@@ -127,3 +127,67 @@ def test_the_package_backward_is_watched_through_its_watch_callback_not_traced(m
     assert all(
         line.text.strip().startswith("child.grad +=") for visit in recording.visits for line in visit.lines
     )
+
+
+def test_closures_are_watched_by_wrapping_them_not_traced(monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys, "settrace", lambda *args: pytest.fail("the recorder traced backward()"))
+    _, recording = recorded(five_nodes(closures.Value))
+    assert recording.error is None
+    assert len(recording.visits) == 5
+
+
+def test_a_learners_engine_is_recorded_with_the_lines_of_their_rules():
+    from reader_work import LEARNER
+    from scratchgrad.page.reader_engine import ReaderEngine
+
+    with ReaderEngine.load("accumulating-gradients", LEARNER).standing_in():
+        from scratchgrad.stages.closures import Value as Yours
+
+        a, b = Yours(2.0, "a"), Yours(-3.0, "b")
+        product = a * b
+        product.label = "p"
+        root = product + a  # a used twice: two shares meet
+        root.label = "y"
+    nodes, recording = recorded(root)
+    names = [node.name for node in nodes]
+    assert recording.error is None
+    assert recording.grads[names.index("a")] == pytest.approx(-2.0)
+    [times] = [visit for visit in recording.visits if names[visit.node] == "p"]
+    source = LEARNER["accumulate"].splitlines()
+    lines = {names[update.child]: source[update.line.line - 1].strip() for update in times.updates}
+    assert lines == {
+        "a": "self.grad += result.grad * other.data",
+        "b": "other.grad += result.grad * self.data",
+    }
+    assert {update.line.file for update in times.updates} == {"<yours: accumulate>"}
+
+
+def test_a_rule_that_loops_over_its_children_is_given_its_loop_s_line():
+    class Looping(closures.Value):
+        def __mul__(self, other):
+            out = super().__mul__(other)
+            locals_ = {self: other.data, other: self.data}
+
+            def _backward():
+                for child, local in locals_.items():
+                    child.grad += local * out.grad
+
+            out._backward = _backward
+            return out
+
+    _, recording = recorded(Looping(2.0, label="a") * Looping(3.0, label="b"))
+    [times] = [visit for visit in recording.visits if visit.updates]
+    assert {update.line.text.strip() for update in times.updates} == {"child.grad += local * out.grad"}
+    assert [update.after for update in times.updates] == [3.0, 2.0]
+
+
+def test_a_closure_gradient_that_stays_nan_is_not_recorded_as_an_update():
+    x = closures.Value(float("nan"), label="x")
+    y = x * 2.0
+    y.label = "y"
+    _, recording = recorded(y + y)  # y receives NaN twice: the second share leaves it NaN
+    updates = [update for visit in recording.visits for update in visit.updates]
+    assert all(not (update.before != update.before and update.after != update.after) for update in updates)
+    assert any(update.after != update.after for update in updates)  # the first NaN is an update

@@ -95,3 +95,11 @@ def test_a_block_run_with_a_bug_leaves_the_page_namespace_alone():
     assert outcome.printed == "1.0\n"
     assert "a" not in namespace
     assert blocks.run_block(code, "<p block 1>", namespace, capture=True).printed == "2.0\n"
+
+
+@pytest.mark.parametrize("name", ["overwrite", "recursive", "wrong-order"])
+def test_a_switch_patches_no_value_class(name):
+    classes = [Value, closures.Value]
+    before = [dict(cls.__dict__) for cls in classes]
+    with break_it.switched_on(name):
+        assert [dict(cls.__dict__) for cls in classes] == before

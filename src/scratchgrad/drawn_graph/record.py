@@ -7,8 +7,9 @@ visit at a time ("Step through backward"). The story has two designs of backward
 watched as they run, not imitated:
 
 * **closures** (micrograd, the stages of `scratchgrad.stages`, a reader's own class): every Value
-  has a ``_backward`` function. For the run each one is wrapped, so the wrapper sees the visit, and
-  `sys.settrace` reports each line of the closure as it runs;
+  has a ``_backward`` function. For the run each one is wrapped on its instance, so the wrapper
+  sees the visit and the gradients it changed; the line that changed each is read from the
+  closure's source (nothing is traced);
 * **stored local derivatives** (the package's `Value`): ``Value.backward(watch=...)`` calls the
   watcher with each node it walks, before the node passes its gradient on; the chain rule's line
   is `scratchgrad.engine._walk`'s.
@@ -19,12 +20,14 @@ reader can see.
 
 from __future__ import annotations
 
+import ast
 import inspect
 import linecache
 import sys
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import CodeType, FrameType
+from types import CodeType
 from typing import Any
 
 from scratchgrad.graph import GraphNode
@@ -116,7 +119,7 @@ def _run_backward(root: Any, recording: Recording) -> None:
 
 
 class _Watch:
-    """The visit being recorded: the grads of its children so far, the lines run and the changes."""
+    """The visit being recorded: the grads of its children when it began, and what changed them."""
 
     def __init__(self, nodes: list[GraphNode], index: int) -> None:
         self.nodes = nodes
@@ -126,46 +129,42 @@ class _Watch:
         self.grads = {child: nodes[child].value.grad for child in self.children}
         self.updates: list[Update] = []
         self.lines: list[CodeLine] = []
-        self.last_line: CodeLine | None = None
 
-    def saw_line(self, frame: FrameType) -> None:
-        self.changes()
-        code_line = _code_line(frame.f_code.co_filename, frame.f_lineno)
-        self.last_line = code_line
-        if code_line not in self.lines:
-            self.lines.append(code_line)
-
-    def changes(self) -> None:
-        """Write down every child whose gradient changed since last looked at, to the last line run."""
+    def changes(self, line_for: Callable[[int], CodeLine | None]) -> None:
+        """Write down every child whose gradient changed since the visit began, to the line
+        `line_for` gives it."""
         for child in self.children:
             now, before = self.nodes[child].value.grad, self.grads[child]
             if now != before and not (now != now and before != before):  # NaN is not equal to itself
-                self.updates.append(Update(child, float(self.grads[child]), float(now), self.last_line))
+                self.updates.append(Update(child, float(before), float(now), line_for(child)))
                 self.grads[child] = now
 
     def visit(self, origin: CodeLine | None = None) -> Visit:
-        self.changes()
         return Visit(self.index, self.upstream, self.updates, self.lines, origin)
 
 
 def _record_closures(nodes: list[GraphNode], recording: Recording) -> None:
+    """Wrap each node's ``_backward`` on the instance for the run: the wrapper sees the visit, calls
+    the closure and compares the children's gradients after it with before; the line that changed
+    a child's gradient is read from the closure's source (`_GradWrites`). No tracing: any engine
+    that calls its nodes' ``_backward`` is watched, and put back afterwards."""
     values = [node.value for node in nodes]
     own = [value.__dict__.get("_backward") if hasattr(value, "__dict__") else None for value in values]
     originals = [getattr(value, "_backward", None) for value in values]
 
     def watched(index: int, closure: Callable[[], Any]) -> Callable[[], Any]:
-        code = getattr(closure, "__code__", None)
+        writes = _GradWrites(closure)
 
         def run_and_record() -> Any:
             if not recording.visits and not recording.seeded:
                 recording.seeded = [float(value.grad) for value in values]
             watch = _Watch(nodes, index)
             try:
-                with _Tracing(code, lambda frame, event: watch.saw_line(frame) if event == "line" else None):
-                    return closure()
+                return closure()
             finally:
-                origin = _code_line(code.co_filename, code.co_firstlineno) if code else None
-                recording.visits.append(watch.visit(origin))
+                watch.changes(lambda child: writes.line_for(values[child]))
+                watch.lines = writes.lines
+                recording.visits.append(watch.visit(writes.origin))
 
         return run_and_record
 
@@ -180,6 +179,52 @@ def _record_closures(nodes: list[GraphNode], recording: Recording) -> None:
                 values[index]._backward = originals[index]
             else:
                 del values[index]._backward  # the class's own _backward method shows through again
+
+
+class _GradWrites:
+    """Where a ``_backward`` closure writes gradients, read from its source: each line
+    ``name.grad += ...`` (or ``name.grad = ...``) with the Value ``name`` is bound to in the
+    closure (its nonlocals: ``self``, ``other``, micrograd's ``out``), or None for a name of its own
+    (a loop's ``child``). Source that cannot be read (a builtin, a lambda inside an expression)
+    gives no lines, only `origin`, where the closure starts."""
+
+    def __init__(self, closure: Callable[[], Any]) -> None:
+        code = getattr(closure, "__code__", None)
+        self.origin = _code_line(code.co_filename, code.co_firstlineno) if code else None
+        self.writes: list[tuple[Any, CodeLine]] = []
+        self.lines: list[CodeLine] = []
+        try:
+            source, first = inspect.getsourcelines(closure)
+            tree = ast.parse(textwrap.dedent("".join(source)))
+            bound = inspect.getclosurevars(closure).nonlocals
+        except (OSError, TypeError, SyntaxError, ValueError):
+            return
+        for statement in ast.walk(tree):
+            targets = (
+                statement.targets
+                if isinstance(statement, ast.Assign)
+                else [statement.target]
+                if isinstance(statement, ast.AugAssign | ast.AnnAssign)
+                else []
+            )
+            for target in targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and target.attr == "grad"
+                    and isinstance(target.value, ast.Name)
+                ):
+                    line = _code_line(code.co_filename, first + statement.lineno - 1) if code else None
+                    if line is not None:
+                        self.writes.append((bound.get(target.value.id), line))
+        self.writes.sort(key=lambda write: write[1].line)
+        self.lines = list(dict.fromkeys(line for _, line in self.writes))
+
+    def line_for(self, value: Any) -> CodeLine | None:
+        """The first line that writes `value`'s gradient: by its name in the closure, else by a
+        name of the closure's own, else None."""
+        named = [line for bound, line in self.writes if bound is value]
+        unnamed = [line for bound, line in self.writes if bound is None]
+        return (named or unnamed or [None])[0]
 
 
 def _offers_watch(backward: Callable[..., Any]) -> bool:
@@ -207,7 +252,7 @@ def _record_watched(nodes: list[GraphNode], recording: Recording) -> None:
         else:
             recording.visits.append(_finished(watch, type(root)))
         watch = _Watch(nodes, position[id(node)])
-        watch.lines, watch.last_line = chain_rule, chain_rule[0]
+        watch.lines = chain_rule
 
     try:
         root.backward(watch=visit)
@@ -218,6 +263,7 @@ def _record_watched(nodes: list[GraphNode], recording: Recording) -> None:
 
 
 def _finished(watch: _Watch, cls: type) -> Visit:
+    watch.changes(lambda child: watch.lines[0])
     return watch.visit(_op_origin(cls, watch.nodes[watch.index].op))
 
 
@@ -227,30 +273,6 @@ def _chain_rule_line(walk: CodeType) -> CodeLine:
     lines, first = inspect.getsourcelines(walk)
     number = next((first + offset for offset, text in enumerate(lines) if "child.grad" in text), first)
     return _code_line(walk.co_filename, number)
-
-
-class _Tracing:
-    """While active, call `on_event(frame, event)` for every event of frames running `code`."""
-
-    def __init__(self, code: CodeType | None, on_event: Callable[[FrameType, str], None]) -> None:
-        self.code = code
-        self.on_event = on_event
-        self.previous: Any = None
-
-    def __enter__(self) -> None:
-        def local(frame: FrameType, event: str, arg: Any) -> Any:
-            self.on_event(frame, event)
-            return local
-
-        def calls(frame: FrameType, event: str, arg: Any) -> Any:
-            return local if frame.f_code is self.code else None
-
-        self.previous = sys.gettrace()
-        if self.code is not None:
-            sys.settrace(calls)
-
-    def __exit__(self, *exc: object) -> None:
-        sys.settrace(self.previous)
 
 
 _OP_METHODS = {"+": "__add__", "*": "__mul__", "exp": "exp", "log": "log", "tanh": "tanh"}

@@ -1,16 +1,10 @@
-"""Your turn: the exercises in which the reader builds the engine, and the checks that grade them.
-
-The public API (the browser's worker and the command line both use it):
-
-* `check(exercise_id, source, earlier)` → `Report`: run the reader's code for one exercise, on top of
-  the earlier pieces it builds on (the reader's when given in `earlier`, else the reference
-  solutions), then the hidden checks. ``report.to_json()`` is what the page renders.
-* `check_all(pieces)` → one `Report` per exercise the reader wrote, each built on the reader's own
-  earlier pieces that passed.
-* `describe()` → every exercise as a JSON-ready dict, in the order of the story, for the page build.
-* `export(pieces)` / `parse(text)`: the reader's work as one .py file and back.
-
-``python -m scratchgrad.exercises`` runs the same checks from a terminal.
+"""Your turn: the exercises in which the reader builds the engine, and the checks that grade them,
+for the browser's worker and the terminal alike (``python -m scratchgrad.exercises``): `check`
+runs the reader's code for one exercise on top of the earlier pieces it builds on (theirs when
+given, else the reference solutions) and then the hidden checks, giving a `Report` whose
+``to_json()`` the page renders; `check_all` checks every exercise the reader wrote, each on their
+own earlier pieces that passed; `describe` lists every exercise for the page build, in the order
+of the story; `export` and `parse` turn the reader's work into one .py file and back.
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
-"""Is the reader's piece their own? A piece that only imports the book's code is told so, not passed.
-
-The book's implementations live in the package (`scratchgrad.engine`, `scratchgrad.stages.*`,
-`scratchgrad.nn`, …); every function and class the reader writes is compiled in the checker's
-namespace (module ``__exercise__``), under the reader's file name. So each name an exercise provides
-— and each backward rule and ``backward`` its Value carries — must be compiled from the reader's own
-piece (not from the book's reference solution, nor from text ``exec``'d at run time), and must not
-name a ``scratchgrad`` module or a function of one among the globals it uses (one imported by a
-computed name, say).
+"""Is the reader's piece their own? A piece that only imports the book's code is told so, not
+passed: every name an exercise provides, and each backward rule and ``backward`` its Value carries,
+must be compiled from the reader's own piece under their file name (not from the book's reference
+solution, nor from text ``exec``'d at run time), and must not name a ``scratchgrad`` module or a
+function of one among the globals it uses, since the book's implementations (`scratchgrad.engine`,
+`scratchgrad.stages`, `scratchgrad.nn`, …) live in the package the checker runs beside.
 """
 
 from __future__ import annotations

@@ -1,18 +1,11 @@
-"""The exercises from a terminal: the same checks, lines and verdict as on the page.
-
-    python -m scratchgrad.exercises list [WORK]          the exercises, and their state in WORK
-    python -m scratchgrad.exercises check ID WORK        check one exercise; exit 0 pass, 1 fail
-    python -m scratchgrad.exercises stub ID              print the code an exercise starts from
-    python -m scratchgrad.exercises export FOLDER        FOLDER/<id>.py files → one work file (stdout)
-    python -m scratchgrad.exercises import WORK FOLDER   one work file → FOLDER/<id>.py files
-
-WORK is a work file with one ``# %% exercise: <id>`` section per exercise (what the page's Export
-writes), or a folder of ``<id>.py`` files. For ``check``, a plain .py file without sections is the
-code of that one exercise. Earlier pieces come from WORK when they pass, else from the reference
-solutions. Random cases come from a seed, new each run unless ``--seed`` gives it; a failure
-prints the seed and the command that checks the same cases again. The checks run in a child
-process (`scratchgrad.exercises.isolated`): code that exits the process or hangs inside one C
-call is "did not finish", exit 1. Usage errors exit with 2 and say what is wrong.
+"""The exercises from a terminal, with the same checks, lines and verdict as on the page:
+``list``, ``check ID WORK``, ``stub ID``, ``export FOLDER`` and ``import WORK FOLDER`` (``--help``
+says each), where WORK is a work file with one ``# %% exercise: <id>`` section per exercise (the
+page's Export) or a folder of ``<id>.py`` files; earlier pieces come from WORK when they pass, else
+from the reference solutions; a failure prints the seed of its random cases and the command that
+checks the same cases again; the checks run in a child process (`scratchgrad.exercises.isolated`),
+so code that exits or hangs inside one C call is "did not finish"; exit 0 is a pass, 1 a failure,
+2 a usage error, said in words.
 """
 
 from __future__ import annotations

@@ -1,30 +1,12 @@
-"""What an exercise is: its place in the story, its files, its hints and its hidden checks.
-
-Each exercise lives in a folder of `scratchgrad.exercises._pieces`:
-
-* ``exercise.toml``: what the reader is told (title, task, hints), where it sits in the story,
-  and the wrong variants (below). `Exercise.load` reads it.
-* ``__init__.py``: ``EXERCISE = Exercise.load(__name__)`` and the hidden checks.
-* ``stub.py``: what the reader starts from. It runs, and fails at least one check. Where it is
-  the solution with a few lines taken out, ``[stub]`` in ``exercise.toml`` declares those edits.
-* ``solution.py``: the reference solution. It passes every check; a reader who has not done an
-  earlier exercise gets this piece in place of their own. Where the chapter shows the very code
-  the reader writes, there is no file: ``[solution]`` in ``exercise.toml`` names those snippet
-  sections of the package, what comes before them and the edits that make them the solution.
-
-``stub.py`` and ``solution.py`` are real Python files that are executed, never imported. A wrong
-variant is a bug the chapter teaches, declared as a small edit of the solution with a fragment of
-the message its failing check must give (`Exercise.wrong_source` writes it out in full; the module
-`scratchgrad.exercises.sources` makes these sources):
-
-    [[wrong]]
-    name = "no-division"
-    bug = "returns the rise without dividing by h"
-    message = "did you divide"
-    edits = [["return rise / h", "return rise"]]   # [text of solution.py, what stands instead]
-
-A check is a function of an `Engine`: the namespace the reader's code ran in. It returns a short
-message when the behaviour is right and raises `Fail` with "expected …, got …" when it is not.
+"""What an exercise is: a folder of `scratchgrad.exercises._pieces` holding ``exercise.toml`` (what
+the reader is told, where it sits in the story, the wrong variants the chapter teaches, each an
+edit of the solution with the message its failing check must give), ``__init__.py`` (the
+`Exercise` and its hidden checks: functions of an `Engine`, the namespace the reader's code ran in,
+that return a short message or raise `Fail` with "expected …, got …"), ``stub.py`` (what the
+reader starts from, which runs and fails a check) and ``solution.py`` (the reference, which passes
+every check and stands in for an earlier piece the reader has not done), or, where the chapter
+shows the very code the reader writes, ``[solution]`` edits of those snippet sections of the
+package (`scratchgrad.exercises.sources` writes such sources out). `Exercise.load` reads a folder.
 """
 
 from __future__ import annotations
@@ -87,7 +69,16 @@ class Check:
 
 @dataclass(frozen=True)
 class Exercise:
-    """One "Your turn" exercise. `package` is the folder holding its files."""
+    """One "Your turn" exercise. `package` is the folder holding its files.
+
+    A wrong variant in ``exercise.toml`` (`wrong_source` writes it out in full)::
+
+        [[wrong]]
+        name = "no-division"
+        bug = "returns the rise without dividing by h"
+        message = "did you divide"
+        edits = [["return rise / h", "return rise"]]   # [text of solution.py, what stands instead]
+    """
 
     id: str
     chapter: str

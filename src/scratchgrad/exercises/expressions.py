@@ -1,9 +1,8 @@
-"""The chapters' expressions, as builders: give a Value class, get the named nodes.
-
-Every builder returns its nodes inputs first and output last, with every intermediate node
-named, so reversing the dict is a valid backward order. Checks build each expression twice —
-with the reader's Value and with the package's (`oracle.expected`) — and compare node by node.
-`RandomGraph` draws a builder from a seeded random generator.
+"""The chapters' expressions, as builders: give a Value class, get the named nodes, inputs first and
+output last with every intermediate node named, so that reversing them is a valid backward order;
+a check builds each expression twice, with the reader's Value and with the package's
+(`scratchgrad.exercises.oracle.expected`), and compares node by node, and `RandomGraph` draws a
+builder from a seeded random generator.
 """
 
 from __future__ import annotations

@@ -1,24 +1,12 @@
-"""The command line's checks, run in a child process that the reader's code cannot take down with it.
-
-The in-process time limit (`scratchgrad.exercises.sandbox`) sees every line and jump of the
-reader's code, but not a loop inside one C call (``sum(itertools.repeat(0))``), and nothing in a
-process survives ``os._exit(0)``. So the terminal runs the checks in a child Python: the parent
-waits at most a time limit, kills the child past it, and believes a verdict only when the child has
-written its **complete record** — every report, and the nonce the parent gave it on stdin — once,
-on a pipe the parent opened, and then ended at once (``os._exit``: no ``atexit`` handler or thread
-of the reader's code runs after it). A second record on the pipe is a forgery: no verdict. (The
-reader's code shares the child's memory, so a determined forger can still find the nonce: the
-child keeps honest mistakes and stray writes out, not an adversary.) The limit runs per piece:
-each report the child finishes is a sign of life (a line
-in a second file), and the parent gives the child at most one piece's time limit, plus start-up,
-for the next. As inside the child (`scratchgrad.exercises.sandbox.Budget`), that time is the
-child's **CPU time** where the system tells it (Linux: ``/proc/<pid>/stat``), so a busy machine
-does not stop correct code; and at most `WALL_FACTOR` times as long on the clock, for code that
-waits. Anything else (an exit by ``os._exit`` or a signal, a kill, a record cut short) is "did
-not finish", a failure.
-
-Pyodide cannot start processes: there, `run_checks` runs in this process (the page's worker
-has its own guard, the Stop button).
+"""The command line's checks, run in a child Python the reader's code cannot take down with it: the
+in-process time limit (`scratchgrad.exercises.sandbox`) misses a loop inside one C call and nothing
+in a process survives ``os._exit(0)``, so the parent waits at most one piece's time limit (CPU
+time where the system tells it, at most `WALL_FACTOR` times that on the clock) for each sign of
+life, kills the child past it, and believes a verdict only from the child's one complete record
+(every report and the nonce it was given) on a pipe the parent opened; anything else, an exit, a
+kill, a record cut short or a second one, is "did not finish". It keeps honest mistakes and stray
+writes out, not an adversary who reads the nonce from memory. Pyodide cannot start processes:
+there `run_checks` runs in this process, guarded by the page's Stop button.
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
-"""Mutation testing of the exercises' checks: does every small bug in a solution fail them?
-
-`python -m scratchgrad.exercises.mutants` makes mutants of each exercise's reference solution,
-one small change each, the kind of slip a learner makes: an operator or comparison swapped, a
-constant changed, ``+=`` written ``=``, a term dropped, a sign flipped, an argument ignored, a
-``return`` moved early. A check that lets a mutant pass has a blind spot, unless the mutant does
-the same as the solution: such *equivalent* mutants are listed in ``mutants_equivalent.toml``, each
-with the reason. It prints the score per exercise and exits 1 on a survivor not listed there.
+"""Mutation testing of the exercises' checks: ``python -m scratchgrad.exercises.mutants`` makes
+mutants of each exercise's reference solution, one small slip each of the kind a learner makes (an
+operator or comparison swapped, a constant changed, ``+=`` written ``=``, a term dropped, a sign
+flipped, an argument ignored, a ``return`` moved early), prints the score per exercise and exits 1
+on a mutant that passes every check, a blind spot, unless ``mutants_equivalent.toml`` lists it,
+with the reason, as doing the same as the solution.
 """
 
 from __future__ import annotations

@@ -1,16 +1,10 @@
-"""The witness the checks trust: the package's own engine, node by node.
-
-A check builds one expression twice from the same `Builder` — once with the reader's ``Value``,
-once with `scratchgrad.Value` — and lets the package's ``backward()`` say what every gradient
-should be. The reader's nodes are only read through ``.data`` and ``.grad`` (duck typing: any
-class with those attributes works), and compared one node at a time, from the output back to the
-inputs. The first node that disagrees is where the bug is; the nodes below it only inherit it.
-(The package's engine is itself checked against central differences and PyTorch in tests/.)
-
-When a gradient is wrong and the reader's Value has a ``backward()``, `graph_failure` checks the
-reader's graph node by node as the page's "Check gradients" does (`scratchgrad.drawn_graph.check`:
-every node against central differences, and the op whose backward first passed a wrong share),
-says so in the message, and hands the page the graph to draw with the wrong nodes marked.
+"""The witness the checks trust, the package's own engine node by node: a check builds one expression
+twice from the same `Builder`, with the reader's ``Value`` and with `scratchgrad.Value`, lets the
+package's ``backward()`` say what every gradient should be, reads the reader's nodes only through
+``.data`` and ``.grad``, and compares them from the output back to the inputs, so the first node
+that disagrees is where the bug is; when a gradient is wrong, `graph_failure` checks the reader's
+graph as the page's "Check gradients" does (`scratchgrad.drawn_graph.check`) and hands the page
+the graph to draw with the wrong nodes marked.
 """
 
 from __future__ import annotations

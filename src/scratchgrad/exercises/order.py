@@ -1,7 +1,6 @@
-"""What makes a list of nodes a topological order, said in the reader's terms.
-
-One rule for two exercises: topological-order checks the reader's order with it, and backward uses
-it to tell whether a wrong backward pass comes from the reader's earlier `topological_order`.
+"""What makes a list of nodes a topological order, said in the reader's terms: one rule for two
+exercises, since topological-order checks the reader's order with it and backward uses it to tell
+whether a wrong backward pass comes from the reader's earlier `topological_order`.
 """
 
 from __future__ import annotations

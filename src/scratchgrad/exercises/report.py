@@ -1,31 +1,8 @@
-"""What a check says: one line per check, then a verdict; as text for a terminal, as JSON for the page.
-
-`Report` is the one shape both sides read. The browser worker calls ``report.to_json()`` and
-renders the lines; the command line prints ``report.text()``. The JSON object is:
-
-    {
-      "exercise": "backward",              # the exercise id
-      "verdict": "pass" | "fail",          # what the page's data-sg-verdict shows
-      "outcome": "passed" | "failed" | "raised" | "stopped",
-      "headline": "4 of 4 checks passed",  # the verdict as one sentence
-      "checks": [{"title": "...", "passed": true, "message": "...",
-                  "graph": null | {"dot": "...", "study": "..."}}, ...],
-      "error": null | {"type": "ZeroDivisionError", "message": "...", "where": "...", "line": 7},
-      "pieces": [{"exercise": "value-graph", "provides": ["Value"], "source": "yours" | "reference",
-                  "note": ""}, ...],     # the earlier pieces this run loaded, in order
-      "output": "what the code printed (capped)",
-      "output_dropped": 0,                 # characters of output not kept
-      "seconds": 0.05,                     # CPU seconds in CPython, on the clock in Pyodide
-      "seed": 271828                       # picked the random cases; the same seed, the same cases
-    }
-
-A failed check's ``graph`` is the reader's graph that went wrong, as DOT text and the JSON of its
-study (`scratchgrad.drawn_graph.study.dot_and_study`): the page draws it with every node checked and offers
-"Step through backward" under it.
-
-``outcome`` says why a failing run failed: a check did not hold (``failed``), the reader's code
-raised while it was loaded (``raised``: no check could run), or it ran past the time limit or was
-interrupted (``stopped``).
+"""What a check says, one line per check and then a verdict: `Report` is the one shape the browser
+worker (``report.to_json()``, whose fields `Report` lists) and the command line
+(``report.text()``) both read, and a failed check can carry the reader's graph that went wrong,
+drawn on the page with every node checked and "Step through backward" under it
+(`scratchgrad.drawn_graph.study.dot_and_study`).
 """
 
 from __future__ import annotations
@@ -73,7 +50,28 @@ class PieceUse:
 
 @dataclass
 class Report:
-    """The result of checking one exercise."""
+    """The result of checking one exercise. As JSON (`to_json`)::
+
+        {
+          "exercise": "backward",              # the exercise id
+          "verdict": "pass" | "fail",          # what the page's data-sg-verdict shows
+          "outcome": "passed" | "failed" | "raised" | "stopped",
+          "headline": "4 of 4 checks passed",  # the verdict as one sentence
+          "checks": [{"title": "...", "passed": true, "message": "...",
+                      "graph": null | {"dot": "...", "study": "..."}}, ...],
+          "error": null | {"type": "ZeroDivisionError", "message": "...", "where": "...", "line": 7},
+          "pieces": [{"exercise": "value-graph", "provides": ["Value"], "source": "yours" | "reference",
+                      "note": ""}, ...],     # the earlier pieces this run loaded, in order
+          "output": "what the code printed (capped)",
+          "output_dropped": 0,                 # characters of output not kept
+          "seconds": 0.05,                     # CPU seconds in CPython, on the clock in Pyodide
+          "seed": 271828                       # picked the random cases; the same seed, the same cases
+        }
+
+    ``outcome`` says why a failing run failed: a check did not hold (``failed``), the reader's code
+    raised while it was loaded (``raised``: no check could run), or it ran past the time limit or
+    was interrupted (``stopped``).
+    """
 
     exercise: str
     outcome: str

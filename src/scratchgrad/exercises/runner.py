@@ -1,11 +1,9 @@
-"""Check one exercise: load the earlier pieces, run the reader's code, run the hidden checks.
-
-The reader's engine grows across chapters. Running exercise N builds **one namespace**: first
-every earlier piece N builds on (all of `requires`, transitively, in the order of the story) —
-the reader's own code for that piece when the caller gives it, the reference solution otherwise —
-then the reader's code for N. A later piece extends an earlier class by re-opening it,
-``class Value(Value): ...``: the methods of every piece look ``Value`` up in this shared
-namespace when they run, so they all build nodes of the newest class.
+"""Check one exercise: build **one namespace** with every earlier piece the exercise builds on (all of
+its `requires`, transitively, in the order of the story; the reader's code for a piece when given,
+the reference solution otherwise), then the reader's code for it, then run its hidden checks; a
+later piece extends an earlier class by re-opening it (``class Value(Value): ...``), and the
+methods of every piece look ``Value`` up in this shared namespace when they run, so they all build
+nodes of the newest class.
 """
 
 from __future__ import annotations

@@ -1,22 +1,11 @@
-"""Run a reader's code so that nothing it does can take the checker down with it.
-
-Code typed by a reader may raise, loop forever, print megabytes or delete names it should not.
-`Sandbox.run` guards every call into such code:
-
-* **Time limit.** The reader's own code (compiled with a file name from `reader_filename`) is
-  followed as it runs — with `sys.monitoring` where Python has it (3.12+, Pyodide), else with a
-  trace function — and `TimeLimitExceeded` is raised in it once the run has used up its budget
-  (`Budget`). Pure Python: it works in CPython and in Pyodide alike (on 3.11, a guard thread
-  also stops a loop written on one line, which makes no line events). A `KeyboardInterrupt` —
-  Ctrl-C, or Pyodide's interrupt buffer set by the page's timer or Stop button — stops the run
-  the same way.
-* **Output.** ``sys.stdout`` and ``sys.stderr`` go to a `CappedOutput`: the first characters are
-  kept for the report, the rest only counted.
-* **The checker's own names.** The builtins, ``sys.modules``' scratchgrad modules (and `math`,
-  `random` and the other standard modules of ``CHECKED_WITH``) and the
-  interpreter settings the reader might change (recursion limit, trace function, output streams)
-  are put back after every run, so ``del builtins.len`` or ``import scratchgrad.exercises as e;
-  e.check = None`` lasts only as long as the reader's own code.
+"""Run a reader's code so that nothing it does can take the checker down with it: `Sandbox.run`
+follows the reader's own code as it runs (``sys.monitoring`` where Python has it, else a trace
+function) and raises `TimeLimitExceeded` in it once its `Budget` is spent, the same way as a
+`KeyboardInterrupt` from Ctrl-C or the page's Stop button; sends its output to a `CappedOutput`
+that keeps the first characters for the report and only counts the rest; and puts back after every
+run what the reader might change (the builtins, the scratchgrad and checked standard modules in
+``sys.modules``, the recursion limit, the trace function, the output streams). Pure Python, so it
+works in CPython and Pyodide alike.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
-"""Every backward rule adds its share: the `+=` lesson, checked one rule at a time.
-
-A Value used twice receives a share of gradient from each use, so a rule must *add* to a child's
-``grad``, never set it. `require_adds` calls one rule — ``out._backward()`` — on children whose
-``grad`` already holds an earlier share, and fails, naming the rule and where the reader wrote it,
-when that share is gone. Rules written before the chapter "The += bug" are held to this by the
-accumulate exercise (all at once); rules written after it, by their own exercise.
+"""Every backward rule adds its share, the ``+=`` lesson checked one rule at a time: a Value used
+twice receives a share of gradient from each use, so `require_adds` calls one rule,
+``out._backward()``, on children whose ``grad`` already holds an earlier share, and fails, naming
+the rule and where the reader wrote it, when that share is gone; rules written before "The += bug"
+are held to it by the accumulate exercise, all at once, and later rules by their own exercise.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
-"""An exercise's code that is not a file of its own: sources declared as edits of other code.
-
-A wrong variant is the solution with a line or two changed; a solution may be the code the chapter
-shows (a snippet section of the package) with the name the exercise asks for. Both are declared in
-``exercise.toml`` as edits — (text, what stands there instead) — so that no copy of the code can
-drift from the code it copies. An edit whose text is not there exactly once fails loudly, naming
-the exercise and what was being written.
+"""An exercise's code that is not a file of its own, declared in ``exercise.toml`` as edits (text,
+what stands there instead) of other code: a wrong variant is the solution with a line or two
+changed, and a solution may be the code the chapter shows (a snippet section of the package) with
+the name the exercise asks for, so no copy can drift from what it copies; an edit whose text is not
+there exactly once fails loudly, naming the exercise and what was being written.
 """
 
 from __future__ import annotations

@@ -1,15 +1,9 @@
-"""The reader's work as one .py file: one marked section per exercise. The one owner of the format.
-
-The page's Export and Import and the command line all use `export` and `parse`. A section starts
-with a marker line and runs to the next one:
-
-    # %% exercise: backward — backward()
-    class Value(Value):
-        ...
-
-``# %%`` makes every section a cell in editors that know cells (VS Code, Spyder, Jupytext). The
-sections come in the order of the story, so the file run top to bottom builds the reader's engine
-just as the checker does. Text before the first marker is a header: comments only.
+"""The reader's work as one .py file, the one owner of its format, used by the page's Export and
+Import and by the command line (`export`, `parse`): one section per exercise, in the order of the
+story, each starting with a marker line such as ``# %% exercise: backward — backward()`` and
+running to the next, so that ``# %%`` makes each a cell in editors that know cells and the file run
+top to bottom builds the reader's engine as the checker does; text before the first marker is a
+header of comments only.
 """
 
 from __future__ import annotations

@@ -3,10 +3,12 @@
 A chapter that teaches a bug lets the reader rerun a block with it turned on (a block's
 ``break=`` option) and see the wrong numbers beside the right ones. `switched_on` puts each `Bug`
 in for the run and the real code back afterwards, whatever happens: on the package's `Value`
-through the engine's one hook (`scratchgrad.engine.backward_stood_in_for`), on the story's
-closure stage by swapping in its buggy twin (`scratchgrad.stages.overwrite_bug`), and on a
-reader's own engine by writing the bug into their code or standing in for their ``backward``
-(`switched_on_yours`). `BUGS` lists them, each with what it does in the reader's terms.
+through the engine's one hook (`scratchgrad.engine.backward_stood_in_for`); on the story's stages
+through their module's names, which blocks import and the stage's code looks up as it runs (its
+``Value``, swapped for the buggy twin `scratchgrad.stages.overwrite_bug`; the order its
+``backward`` walks); on a reader's own engine by writing the bug into their code or through a name
+their code looks up (`switched_on_yours`). No class is patched but the package's ``zero_grad``.
+`BUGS` lists them, each with what it does in the reader's terms.
 """
 
 from __future__ import annotations
@@ -58,10 +60,10 @@ def _backward_in_wrong_order(self: Value, watch: Callable[[Value], object] | Non
     _push_gradients(self, _reached_first(self), watch)
 
 
-def _closures_backward_in_wrong_order(self: closures.Value) -> None:
-    self.grad = 1.0
-    for node in _reached_first(self):
-        node._backward()
+def _order_walked_from_the_output(root: Any) -> list[Any]:
+    """The wrong-order bug where a backward walks a topological order reversed (the closure stage's,
+    a reader's): an "order" whose reverse is `_reached_first`'s walk from the output."""
+    return _reached_first(root)[::-1]
 
 
 def _reached_first(root: Any) -> list[Any]:
@@ -102,13 +104,14 @@ def _zero_grad_forgotten(self: object) -> None:
 
 @dataclass(frozen=True)
 class Bug:
-    """A bug a switch turns on: its `label` (what the switch says), the attributes of the story's
-    stages or the package it replaces, the `backward` the package's Values run instead (through the
-    engine's one hook, `scratchgrad.engine.backward_stood_in_for`), and how it reaches a reader's
-    own engine (`scratchgrad.page.reader_engine`), if it can: `rewrites`, (regular expression,
-    replacement) pairs that write it into the reader's code, or `yours_replaces`, (attribute, buggy)
-    pairs that stand in, for the run, for attributes of the reader's `Value` class (the one their
-    Values were made with: a switch that reruns a block on Values made above it)."""
+    """A bug a switch turns on: its `label` (what the switch says); `replaces`, (owner, name, buggy)
+    triples: names of the story's stage modules (or the package's ``zero_grad`` methods) it stands
+    in for; the `backward` the package's Values run instead (through the engine's one hook,
+    `scratchgrad.engine.backward_stood_in_for`); and how it reaches a reader's own engine
+    (`scratchgrad.page.reader_engine`), if it can: `rewrites`, (regular expression, replacement)
+    pairs that write it into the reader's code, or `yours_replaces`, (name, buggy) pairs that stand
+    in, for the run, for names of the reader's engine their code looks up as it runs (so Values
+    made above the block have the bug too)."""
 
     label: str
     replaces: tuple[tuple[Any, str, Any], ...] = ()
@@ -145,12 +148,13 @@ BUGS = {
     # Each node visited as soon as a depth-first walk from the output reaches it, before every node
     # that uses it has sent its share: on "Why the order matters" (L = d·e, d = e + c, e = a·b) the
     # walk visits L, then e with L's share alone, then d, so a and b get −12 and 8, not 6 and −4.
-    # A reader's Value gets the same walk, calling their rules (each node's _backward) in that order.
+    # The closure stage's backward and a reader's (the exercise "backward": reversed(topological_order
+    # (self))) look their order up by name each time they run: the bug stands in for that name.
     "wrong-order": Bug(
         "Walk from the output, not in topological order",
-        ((closures.Value, "backward", _closures_backward_in_wrong_order),),
+        ((closures, "topological_order_recursive", _order_walked_from_the_output),),
         backward=_backward_in_wrong_order,
-        yours_replaces=(("backward", _closures_backward_in_wrong_order),),
+        yours_replaces=(("topological_order", _order_walked_from_the_output),),
     ),
 }
 
@@ -173,25 +177,26 @@ def switched_on(name: str) -> Iterator[Bug]:
 
 
 @contextlib.contextmanager
-def switched_on_yours(name: str, classes: list[type]) -> Iterator[None]:
-    """While active, the reader's `classes` (their Value, as each stage of the page has it) behave
-    with bug `name`, if it can reach them (`Bug.yours_replaces`); put back afterwards, whatever happens."""
+def switched_on_yours(name: str, engines: list[dict[str, Any]]) -> Iterator[None]:
+    """While active, the reader's `engines` (the namespace of each stage's stand-in: the names their
+    code looks up as it runs) have bug `name`, if it can reach them (`Bug.yours_replaces`); put back
+    afterwards, whatever happens."""
     kept = [
-        (owner, attribute, owner.__dict__.get(attribute, _MISSING))
-        for owner in classes
+        (engine, attribute, engine.get(attribute, _MISSING))
+        for engine in engines
         for attribute, _ in BUGS[name].yours_replaces
     ]
     try:
-        for owner in classes:
+        for engine in engines:
             for attribute, buggy in BUGS[name].yours_replaces:
-                setattr(owner, attribute, buggy)
+                engine[attribute] = buggy
         yield
     finally:
-        for owner, attribute, real in reversed(kept):
+        for engine, attribute, real in reversed(kept):
             if real is _MISSING:
-                delattr(owner, attribute)
+                del engine[attribute]
             else:
-                setattr(owner, attribute, real)
+                engine[attribute] = real
 
 
 _MISSING = object()

@@ -320,14 +320,16 @@ GRAFTED_FROM = {
 def _graft_the_books_ops(namespace: dict[str, Any], book: types.ModuleType) -> set[str]:
     """Give the reader's Value (in `namespace`) each operation of the book's stage `book` it lacks
     (``log``, ``sigmoid``, ``relu``, …: no exercise asks for them), so that a chapter's block never
-    stops at an AttributeError. Each is the book's own function, run with the reader's Value where
-    the book's code makes a new one, and says so the first time a block uses it. Returns the names."""
+    stops at an AttributeError. As a later piece does, it re-opens their class (``class
+    Value(Value)``) rather than patching it: each op is the book's own function, run with this Value
+    where the book's code makes a new one, and says so the first time a block uses it. Returns the
+    names."""
     yours = namespace.get("Value")
     if not isinstance(yours, type):
         return set()
     books = book.Value
-    scope = {**vars(book), "Value": yours}
-    given = set()
+    scope = dict(vars(book))  # "Value" below, once the class exists: looked up when an op runs
+    given: dict[str, Any] = {}
     for name in dir(books):
         function = inspect.getattr_static(books, name)
         if (name.startswith("_") and name not in _OPERATORS) or not isinstance(function, types.FunctionType):
@@ -337,9 +339,11 @@ def _graft_the_books_ops(namespace: dict[str, Any], book: types.ModuleType) -> s
         books_own = types.FunctionType(
             function.__code__, scope, name, function.__defaults__, function.__closure__
         )
-        setattr(yours, name, _named_when_first_used(books_own))
-        given.add(name)
-    return given
+        given[name] = _named_when_first_used(books_own)
+    if given:
+        own = {"__module__": yours.__module__, "__qualname__": yours.__qualname__}
+        namespace["Value"] = scope["Value"] = type(yours.__name__, (yours,), own | given)
+    return set(given)
 
 
 def _named_when_first_used(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -479,10 +483,8 @@ class ReaderEngine:
                     if yours in namespace:
                         kept.append((module, name, module.__dict__[name]))
                         setattr(module, name, namespace[yours])
-            classes = list(
-                {id(ns["Value"]): ns["Value"] for _, ns in self.stand_ins if "Value" in ns}.values()
-            )
-            with break_it.switched_on_yours(bug, classes) if bug else contextlib.nullcontext():
+            engines = list({id(namespace): namespace for _, namespace in self.stand_ins}.values())
+            with break_it.switched_on_yours(bug, engines) if bug else contextlib.nullcontext():
                 yield
         finally:
             for module, name, book in reversed(kept):

@@ -1,9 +1,7 @@
-"""The training playground: settings, the program they stand for, and a stepper the browser drives.
-
-* `settings` — `Settings`, their checks, URL query strings and presets;
-* `program` — `generate_code`: the exact Python program the panel runs;
-* `stepper` — `Stepper`, which trains that program step by step, and `predict`;
-* `panel` — `PanelSession`, the JSON-speaking side of the browser panel.
+"""The training playground: `settings` (what to train, checked, as a URL query string), `program`
+(`generate_code`, the exact Python program those settings stand for), `stepper` (`Stepper`, which
+runs that program step by step for the browser, and `predict`) and `panel` (`PanelSession`, the
+side of the browser's panel that speaks JSON).
 
 Example:
     >>> stepper = Stepper(PRESETS["xor"])

@@ -1,11 +1,8 @@
-"""micrograd's demo, defined once: workload W1 of the benchmarks, the tests and the Playground.
-
-micrograd's demo notebook ends by training a small network on the two moons: 100 points,
-a 2-16-16-1 network of ReLU neurons with a linear output, the hinge loss plus an L2
-penalty of 1e-4·Σθ², and plain SGD whose learning rate falls in a straight line from 1.0
-by 0.9 over 100 steps. The benchmark (``benchmarks/w1.py``) times exactly this against
-micrograd itself, the tests train it and compare it with PyTorch, and the Playground's
-``micrograd_demo`` preset is made of these numbers.
+"""micrograd's demo, defined once for the benchmarks (workload W1, ``benchmarks/w1.py``, timed
+against micrograd itself), the tests (trained and compared with PyTorch) and the Playground's
+``micrograd_demo`` preset: 100 points of the two moons, a 2-16-16-1 network of ReLU neurons with a
+linear output, the hinge loss plus an L2 penalty of 1e-4·Σθ², and plain SGD whose learning rate
+falls in a straight line from 1.0 by 0.9 over 100 steps.
 
 Example:
     >>> from scratchgrad.train import fit

@@ -1,11 +1,9 @@
-"""Taking a trained Playground network away, and bringing it back: a JSON file and a Python file.
-
-`model_json` writes what the network is (the settings that made it, how many steps it took, and
-every weight and bias) as JSON; `read_model_json` reads such a file back, refusing with a message
-naming the problem anything that is not one, or whose weights do not fit its settings' network.
-`model_python` writes a standalone program that rebuilds the same network with the package's
-`MLP` and answers ``predict(point)`` with the panel's numbers, so a model trained in the browser
-runs in any Python with ``scratchgrad`` installed.
+"""Taking a trained Playground network away and bringing it back: `model_json` writes what the
+network is (its settings, its steps, every weight and bias) as JSON, and `read_model_json` reads
+it back, refusing with a message that names the problem anything that is not such a file or whose
+weights do not fit its settings; `model_python` writes a standalone program that rebuilds the same
+network with the package's `MLP` and answers ``predict(point)`` with the panel's numbers, in any
+Python with ``scratchgrad`` installed.
 
 Example:
     >>> from scratchgrad.playground.settings import Settings

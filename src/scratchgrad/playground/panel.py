@@ -1,19 +1,7 @@
-"""The playground panel's Python side: what the browser's worker calls, text in and JSON text out.
-
-One `PanelSession` serves one panel on the page. Its methods take a URL query
-string or numbers and answer with a JSON string, so nothing but plain text
-crosses between JavaScript and Python, and the whole exchange can be tested
-here in CPython. Numbers that are not finite (a diverged run) travel as null.
-
-A configured session answers with a *frame* after every action::
-
-    {"steps": 12, "loss": 0.41, "accuracy": 0.87,       # the last step (or the untrained net)
-     "test": null or [loss, accuracy],                    # the net as it is now, on the held-out points
-     "records": [[loss, accuracy(, test loss, test accuracy)], …],  # every step of this action
-     "note": null or "Training diverged at step …",
-     "layers": [{"activation", "weights", "biases"}, …], # for the decision-boundary picture
-     "scores": null or [score, …],                        # per point, for the 3-D four points
-     "pace": null or {"yours_ms", "book_ms"}}             # engine=yours: ms a step, reader's and book's
+"""The playground panel's Python side: one `PanelSession` serves one panel on the page, and its
+methods take a URL query string or numbers and answer with a JSON *frame* (`PanelSession` says its
+fields), so nothing but text crosses between JavaScript and Python and the whole exchange is
+tested here in CPython; a number that is not finite (a diverged run) travels as null.
 """
 
 from __future__ import annotations
@@ -71,7 +59,18 @@ def describe() -> str:
 
 
 class PanelSession:
-    """The training behind one panel: configure it with settings, then step, play, reset."""
+    """The training behind one panel: configure it with settings, then step, play, reset.
+
+    A configured session answers with a *frame* after every action::
+
+        {"steps": 12, "loss": 0.41, "accuracy": 0.87,       # the last step (or the untrained net)
+         "test": null or [loss, accuracy],                    # the net as it is now, on the held-out points
+         "records": [[loss, accuracy(, test loss, test accuracy)], …],  # every step of this action
+         "note": null or "Training diverged at step …",
+         "layers": [{"activation", "weights", "biases"}, …], # for the decision-boundary picture
+         "scores": null or [score, …],                        # per point, for the 3-D four points
+         "pace": null or {"yours_ms", "book_ms"}}             # engine=yours: ms a step, reader's and book's
+    """
 
     def __init__(self) -> None:
         self.stepper: Stepper | None = None

@@ -1,10 +1,8 @@
-"""The Python program a set of playground settings stands for, written out as source code.
-
-The panel does not train with hidden machinery: `scratchgrad.playground.Stepper`
-runs the set-up part of this very program (`setup_code`) and then calls
-``trainer.step()`` as the loop below it does. So "Show the code" shows exactly
-what trains, and the program runs unchanged in plain CPython or in a runnable
-block on a page, printing what the panel shows after the same number of steps.
+"""The Python program a set of playground settings stands for, written out as source code: the
+panel trains with no hidden machinery, since `scratchgrad.playground.Stepper` runs the set-up part
+of this very program (`setup_code`) and then calls ``trainer.step()`` as its loop does, so "Show
+the code" shows exactly what trains, and the program runs unchanged in CPython or in a page's
+block, printing what the panel shows after the same number of steps.
 
 Example:
     >>> from scratchgrad.playground.settings import Settings

@@ -1,11 +1,8 @@
-"""The playground's settings: what to train on, which network, which loss and optimizer.
-
-A `Settings` holds typed values; `problems()` says what is wrong with them, one
-message per bad field, each naming its field. The same checks guard the two
-ways settings arrive from outside: `from_query` reads a URL query string (the
-panel keeps its settings in the page's URL, so a link shares them) and turns
-every bad or unreadable value into a message instead of an exception deep in
-training.
+"""The playground's settings: a `Settings` holds what to train on, which network, loss and optimizer,
+as typed values, and `Settings.problems` says what is wrong with them, one message per bad field,
+each naming its field; `from_query` reads them from a URL query string (the panel keeps them in
+the page's URL, so a link shares them) and turns every bad or unreadable value into such a message
+instead of an exception deep in training.
 
 Example:
     >>> settings = from_query("dataset=xor&hidden=4&lr=0.5")

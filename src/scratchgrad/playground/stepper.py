@@ -1,10 +1,8 @@
-"""Training a playground network step by step, and reading it cheaply between steps.
-
-`Stepper` runs the set-up part of the program `generate_code` writes, so the
-panel trains exactly the code it shows. Between steps the browser draws the
-network's current state: `predict` evaluates the network with plain floats
-(no graph, nothing to backpropagate), and `Stepper.layers` hands over the
-weights as numbers for the decision-boundary picture.
+"""Training a playground network step by step, and reading it cheaply between steps: `Stepper` runs
+the set-up part of the program `generate_code` writes, so the panel trains exactly the code it
+shows; between steps `predict` evaluates the network with plain floats (no graph, nothing to
+backpropagate) and `Stepper.layers` hands over the weights as numbers for the decision-boundary
+picture.
 
 Example:
     >>> from scratchgrad.playground.settings import Settings

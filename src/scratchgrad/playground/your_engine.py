@@ -1,13 +1,10 @@
-"""The capstone: the playground trains with the engine the reader built in the exercises.
-
-With ``engine=yours`` a panel does not use scratchgrad at all. It loads the reader's passing code
-of every piece the training loop builds on — their `Value`, its backward, the operators, their
-`Neuron`, `Layer` and `MLP`, their `train` — into one module, `YOUR_MODULE`, exactly as the file
-that "Export my work" saves would build it, and trains the reader's `MLP` with one call of the
-reader's ``train(model, xs, ys, 1, lr)`` per step.
-
-A piece the reader has not passed is not replaced by ours (that would be our engine, not theirs):
-`load_your_engine` refuses with `EngineNotReadyError`, naming every missing piece and its chapter.
+"""The capstone: with ``engine=yours`` a panel trains with the engine the reader built, not with
+scratchgrad: `load_your_engine` loads the reader's passing code of every piece the training loop
+builds on (their `Value` and its backward, the operators, ``Neuron``, ``Layer``, ``MLP`` and
+``train``) into one module, `YOUR_MODULE`, as the file "Export my work" saves would build it, and
+the panel calls their ``train(model, xs, ys, 1, lr)`` once per step; a piece not passed yet is
+not replaced by ours (that would be our engine), so it refuses with `EngineNotReadyError`, naming
+every missing piece and its chapter.
 
 Example:
     >>> from scratchgrad.exercises import EXERCISES

@@ -1,15 +1,9 @@
-"""Stage 1b, "Backprop by hand": a Value with a place for its gradient, filled in by hand.
-
-The stage-1 Value (`scratchgrad.stages.graph_only`) records the graph. To walk it backwards by
-hand, each node needs one more number beside ``data``: ``grad``, the derivative of the final
-output with respect to this node. It starts at 0 and nothing fills it in automatically — the
-chapter types one chain-rule line per node. A neuron also needs its squashing function, so this
-Value adds ``tanh`` as an operation that records its one child, like ``+`` and ``*``.
-
-``+`` and ``*`` are written again only so that their results are this class (with a ``grad``)
-rather than stage 1's. There is still no backward rule anywhere: `scratchgrad.stages.closures`
-gives each operation its own. `backprop_by_hand` is the chapter's walk as one function, the form
-its exercise asks for.
+"""Stage 1b, "Backprop by hand": the stage-1 Value (`scratchgrad.stages.graph_only`) with one more
+number beside ``data``, ``grad`` (the derivative of the final output with respect to this node),
+which starts at 0 and is filled in by hand, one chain-rule line per node, plus ``tanh`` for a
+neuron; ``+`` and ``*`` are written again only so that their results have a ``grad``. No
+operation has a backward rule yet (`scratchgrad.stages.closures` gives each one);
+`backprop_by_hand` is the chapter's walk as one function, the form its exercise asks for.
 """
 
 from __future__ import annotations

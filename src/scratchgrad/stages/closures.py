@@ -1,37 +1,14 @@
-"""Stage 3, from "The += bug" on: the rules of `scratchgrad.stages.overwrite_bug`, with ``+=``.
-
-The classic micrograd design. Every Value now has a ``grad``: the derivative
-of the final output with respect to this Value, 0 until `backward` runs. Each
-operation makes its result ``out`` and gives it a ``_backward`` closure that
-knows the operation's local derivatives. Called once ``out.grad`` is known,
-it applies the chain rule for one node: each child's ``grad`` grows by
-(local derivative) × ``out.grad``. `Value.backward` calls the closures from
-the output back to the inputs, in the reverse of a topological order, so a
-node's gradient is complete before it is passed on.
-
-Besides ``+``, ``*`` and ``tanh``, the primitives of "More operations" have their rules
-here too: ``**`` (a plain-number exponent), ``exp``, ``log``, ``sigmoid`` and ``relu``. They do no
-checking: ``Value(-1.0).log()`` fails with Python's own ``math domain error``; the final engine
-names the problem instead.
-
-Plain numbers are welcome on either side of an operator (``2 * a``, ``a - 1``):
-they become input Values. Subtraction, negation and division are built from
-``+``, ``*`` and ``**``, so they need no backward rule of their own.
-
-Two weaknesses that the final engine, `scratchgrad.engine`, removes:
-
-* `topological_order_recursive` calls itself once per level of the graph:
-  a graph deeper than Python's recursion limit (1,000 by default) raises
-  `RecursionError`.
-* ``out._backward`` refers to ``out``, which holds ``_backward``: every node
-  sits in a reference cycle, and only the slow cyclic garbage collector can
-  free the graph.
-
-And one it keeps on purpose, because it is micrograd's too (its PR #102) and
-"The += bug" shows it: a second `backward` on the same graph pushes each
-node's gradient from the first pass down again, so the gradients of the
-inputs are neither the gradient nor twice it. The final engine resets every
-node in between at the start of a pass.
+"""Stage 3, from "The += bug" on: micrograd's design, where each operation gives its result ``out``
+a ``_backward`` closure that, once ``out.grad`` is known, applies the chain rule for one node: each
+child's ``grad`` grows (``+=``) by (local derivative) × ``out.grad``, so a Value used twice
+collects a share from each use. `Value.backward` seeds ``grad = 1`` and calls the closures from
+the output back to the inputs, in the reverse of a topological order (`topological_order_recursive`),
+so a node's gradient is complete before it is passed on. Besides ``+``, ``*`` and ``tanh`` it has
+the primitives of "More operations" (``**`` with a plain-number exponent, ``exp``, ``log``,
+``sigmoid``, ``relu``); ``-``, negation and ``/`` are built from them and need no rule of their
+own, and plain numbers on either side become input Values. What the final engine does differently
+(no recursion, no reference cycles, a second ``backward`` that starts afresh): ARCHITECTURE.md,
+"The engine's design".
 """
 
 from __future__ import annotations

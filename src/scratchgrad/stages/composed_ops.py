@@ -1,14 +1,10 @@
-"""Stage 4, "More operations": new functions from old operations, with no new backward rule.
-
-Backpropagation only needs each *primitive* operation to know its local
-derivative. A function written with ``+ - * / **`` and ``exp`` gets its
-gradient for free: the chain rule runs through the pieces. These functions
-work with any Value that has those operations: `scratchgrad.stages.closures.Value`
-or the final `scratchgrad.Value`.
-
-The check: ``tanh_from_exp(x)`` gives the same value and the same gradient
-as ``x.tanh()``, whose local derivative ``1 - tanh(x)**2`` was worked out by
-hand. (It overflows where ``exp(2x)`` does, so ``tanh()`` stays the op to use.)
+"""Stage 4, "More operations": new functions from old operations, with no new backward rule,
+because backpropagation only needs each *primitive* operation to know its local derivative; a
+function written with ``+ - * / **`` and ``exp`` gets its gradient from the chain rule running
+through its pieces, on any Value that has them (`scratchgrad.stages.closures.Value` or
+`scratchgrad.Value`). The check: ``tanh_from_exp(x)`` gives the value and the gradient of
+``x.tanh()``, whose derivative ``1 - tanh(x)**2`` was worked out by hand (it overflows where
+``exp(2x)`` does, so ``tanh()`` stays the op to use).
 """
 
 from __future__ import annotations

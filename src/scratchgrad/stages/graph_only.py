@@ -1,17 +1,9 @@
-"""Stage 1, "The Value object": a number that remembers how it was computed.
-
-A plain float forgets its past: after ``d = a * b + c`` nothing tells that
-``d`` came from ``a``, ``b`` and ``c``. This `Value` keeps that record. Each
-``+`` or ``*`` returns a new Value holding
-
-* ``data``: the number computed,
-* ``_prev``: the set of Values it was computed from (empty for an input),
-* ``_op``: the operation that made it (``""`` for an input),
-* ``label``: a name for drawings, such as ``"a"``.
-
-Following ``_prev`` from a result back to the inputs walks the whole
-computation graph. There are no gradients yet: `scratchgrad.stages.closures`
-adds them. Both operands must be Values here; plain numbers come later too.
+"""Stage 1, "The Value object": a number that remembers how it was computed, where a plain float
+forgets that ``d = a * b + c`` came from ``a``, ``b`` and ``c``. Each ``+`` or ``*`` returns a new
+Value holding ``data`` (the number), ``_prev`` (the set of Values it was computed from, empty for
+an input), ``_op`` (the operation that made it) and ``label`` (a name for drawings), so following
+``_prev`` from a result back to the inputs walks the whole computation graph. Both operands must
+be Values here; gradients come with `scratchgrad.stages.closures`.
 """
 
 from __future__ import annotations

@@ -1,19 +1,10 @@
-"""Stage 2a, "Local gradients and the chain rule"; stage 3, "The += bug": rules that assign with ``=``.
-
-The chain rule at one node, written as the chapter first writes it: each child's gradient
-*is* (local derivative) × ``out.grad`` — ``self.grad = ...``. That is right while every Value
-has one consumer, as every graph of the chain-rule chapter does, and it is how a reader's first
-rules come out. "The += bug" then uses a Value twice, as in ``b = a + a``: it must collect a
-gradient along each use (the multivariate chain rule: contributions over all paths add up), and
-here the second contribution overwrites the first: ``a.grad`` ends at 1 instead of 2.
-`scratchgrad.stages.closures` is the fix, ``+=`` in every rule.
-
-This is the stage "Local gradients and the chain rule" and "Automating backward" run, their rules
-as the reader writes them there. Its Value is `scratchgrad.stages.closures.Value` (its
-``backward``, ``**``, ``exp``, …) with the rules of ``+``, ``*`` and ``tanh`` written with ``=``,
-and its `topological_order_recursive` is the closure stage's; negation, ``-`` and ``/``, built from them,
-inherit the bug. A plain number is wrapped; any stage's Value is used as it is, so this stage's
-Values and the closure stage's mix (``**`` returns a closure-stage Value).
+"""Stages 2a and 3, "Local gradients and the chain rule" to "The += bug": the rules as the reader
+first writes them, each child's gradient *set* (``self.grad = ...``) to (local derivative) ×
+``out.grad``, which is right while every Value has one consumer and wrong once a Value is used
+twice, as in ``b = a + a``, where the second share overwrites the first and ``a.grad`` ends at 1
+instead of 2 (contributions over all paths must add up: `scratchgrad.stages.closures` is the fix).
+Its Value is the closure stage's with ``+``, ``*`` and ``tanh`` written with ``=``; ``-``, negation
+and ``/``, built from them, inherit the bug, and its Values mix with the closure stage's.
 """
 
 from __future__ import annotations

@@ -1,18 +1,9 @@
-"""Stage 5, "Neurons, layers and MLPs" and "Training a network": the textbook network, built from
-``+``, ``*`` and ``tanh``, and the loop that trains it.
-
-A neuron is ``tanh(b + Σ wᵢ·xᵢ)``: nothing but the operations the `closures` Value already
-has, so backpropagation through a network needs no new rule. A layer is several neurons reading
-the same inputs; a multi-layer perceptron feeds each layer's outputs to the next. Weights start
-uniform in [-1, 1] and biases at 0, drawn from `rng` in the order the package's `scratchgrad.nn`
-draws them, so the same seed gives both the same network: the tests prove the outputs and the
-gradients equal.
-
-`train` is the training loop of "Training a network" as one function: forward, zero the
-gradients, backward, step, on the mean squared error.
-
-The package's classes add what a library needs (checked arguments, other activations) and build
-each neuron as one fused node (`scratchgrad.fused`, chapter "Making it fast"); the ideas are these.
+"""Stage 5, "Neurons, layers and MLPs" and "Training a network": a neuron is ``tanh(b + Σ wᵢ·xᵢ)``,
+nothing but operations the closure-stage Value already has, so a network needs no new backward
+rule; a layer is several neurons reading the same inputs, and a multi-layer perceptron feeds each
+layer's outputs to the next. Weights start uniform in [-1, 1] and biases at 0, drawn from `rng`
+in the order `scratchgrad.nn` draws them, so the same seed gives the package the same network;
+`train` is the chapter's loop as one function: forward, zero the gradients, backward, step.
 """
 
 from __future__ import annotations
