@@ -32,7 +32,7 @@ def tutorial_imports(source: str) -> set[str]:
 
 
 def test_the_tutorial_side_is_every_subpackage():
-    assert TUTORIAL == ["drawn_graph", "exercises", "page", "playground", "stages"]
+    assert TUTORIAL == ["drawn_graph", "exercises", "page", "playground", "stages", "writing"]
 
 
 @pytest.mark.parametrize("module", LIBRARY, ids=lambda path: path.name)

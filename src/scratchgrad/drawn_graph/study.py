@@ -30,7 +30,7 @@ from typing import Any
 from scratchgrad.drawn_graph.check import GraphCheck, check_graph, local_derivatives
 from scratchgrad.drawn_graph.record import CodeLine, Visit, record_backward
 from scratchgrad.graph import DRAW_LIMIT, GraphNode, count_values, graph_nodes, summary_dot, to_dot
-from scratchgrad.page.numbers import TRUE_MINUS, written
+from scratchgrad.writing.numbers import TRUE_MINUS, written
 
 _written = functools.partial(written, minus=TRUE_MINUS)  # the page's numbers: a true minus
 

@@ -22,7 +22,7 @@ import scratchgrad
 from scratchgrad._checks import is_number
 from scratchgrad.exercises.sandbox import BOOK_FILE_PREFIX, READER_FILE_PREFIX
 from scratchgrad.gradcheck import relative_error
-from scratchgrad.page.numbers import written
+from scratchgrad.writing.numbers import written
 
 __all__ = ["Blame", "first_wrong_rule", "lines_that_set", "rule_line"]
 

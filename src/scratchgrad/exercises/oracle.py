@@ -19,7 +19,7 @@ from scratchgrad.drawn_graph import study
 from scratchgrad.exercises.blame import first_wrong_rule
 from scratchgrad.exercises.exercise import Fail
 from scratchgrad.gradcheck import relative_error
-from scratchgrad.page.numbers import written
+from scratchgrad.writing.numbers import written
 
 __all__ = [
     "Builder",

@@ -16,7 +16,7 @@ from scratchgrad.exercises.blame import lines_that_set
 from scratchgrad.exercises.exercise import Engine, Fail
 from scratchgrad.exercises.oracle import close
 from scratchgrad.exercises.sandbox import READER_FILE_PREFIX
-from scratchgrad.page.numbers import written
+from scratchgrad.writing.numbers import written
 
 __all__ = ["RULES", "Rule", "require_adds", "rules_of"]
 

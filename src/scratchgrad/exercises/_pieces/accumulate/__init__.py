@@ -7,7 +7,7 @@ from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.expressions import RandomGraph, diamond, long_and_short, two_neurons
 from scratchgrad.exercises.oracle import Builder, close, graph_failure, require_gradients
 from scratchgrad.exercises.shares import require_adds, rules_of
-from scratchgrad.page.numbers import written
+from scratchgrad.writing.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 

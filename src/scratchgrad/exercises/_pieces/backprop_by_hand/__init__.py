@@ -8,7 +8,7 @@ from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.expressions import chapter_expression
 from scratchgrad.exercises.oracle import expected, gradient_mismatch
 from scratchgrad.exercises.shares import line_in
-from scratchgrad.page.numbers import written
+from scratchgrad.writing.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 

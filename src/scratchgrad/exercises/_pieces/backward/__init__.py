@@ -10,7 +10,7 @@ from scratchgrad.exercises.expressions import (
 )
 from scratchgrad.exercises.oracle import Builder, children, close, gradient_mismatch, graph_failure
 from scratchgrad.exercises.order import order_problem
-from scratchgrad.page.numbers import written
+from scratchgrad.writing.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 

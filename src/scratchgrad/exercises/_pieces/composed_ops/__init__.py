@@ -2,7 +2,7 @@
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import close, graph_failure, require_gradients
-from scratchgrad.page.numbers import written
+from scratchgrad.writing.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 

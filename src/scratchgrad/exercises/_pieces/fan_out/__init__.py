@@ -2,7 +2,7 @@
 
 from scratchgrad._checks import is_number
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
-from scratchgrad.page.numbers import written
+from scratchgrad.writing.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 

@@ -3,7 +3,7 @@
 import math
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
-from scratchgrad.page.numbers import written
+from scratchgrad.writing.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 

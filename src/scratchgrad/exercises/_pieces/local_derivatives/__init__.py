@@ -6,7 +6,7 @@ from scratchgrad.exercises.blame import rule_line
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.expressions import neuron
 from scratchgrad.exercises.oracle import children, close, require_close, require_gradients, value_of
-from scratchgrad.page.numbers import written
+from scratchgrad.writing.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 N = 0.8813735870195432  # tanh(N) = 1/√2, so 1 − tanh(N)² = ½

@@ -5,7 +5,7 @@ import math
 import scratchgrad.nn
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import close
-from scratchgrad.page.numbers import written
+from scratchgrad.writing.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 

@@ -5,7 +5,7 @@ import math
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import Builder, close, graph_failure
 from scratchgrad.exercises.shares import RULES, require_adds
-from scratchgrad.page.numbers import written
+from scratchgrad.writing.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 

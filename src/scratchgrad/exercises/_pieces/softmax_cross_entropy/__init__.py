@@ -11,7 +11,7 @@ from scratchgrad.exercises.oracle import require_close, value_of
 from scratchgrad.exercises.sandbox import READER_FILE_PREFIX
 from scratchgrad.exercises.shares import RULES, require_adds
 from scratchgrad.losses import softmax_cross_entropy
-from scratchgrad.page.numbers import written
+from scratchgrad.writing.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 STEPS = 8

@@ -4,7 +4,7 @@ import math
 
 from scratchgrad._checks import is_number
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
-from scratchgrad.page.numbers import written
+from scratchgrad.writing.numbers import written
 
 EXERCISE = Exercise.load(__name__)
 

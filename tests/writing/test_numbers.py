@@ -1,4 +1,4 @@
-"""`scratchgrad.page.numbers.written`: the one way the tutorial writes a number in a sentence."""
+"""`scratchgrad.writing.numbers.written`: the one way the tutorial writes a number in a sentence."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from scratchgrad.page.numbers import TRUE_MINUS, written
+from scratchgrad.writing.numbers import TRUE_MINUS, written
 
 
 @pytest.mark.parametrize(
