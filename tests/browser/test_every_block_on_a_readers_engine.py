@@ -48,7 +48,7 @@ them has rules of its own, and its numbers are the reader's (see `same_rules`)."
 POINTS_TO_THE_FIX = "+="
 """A page's check that fails on rules that are not the book's must say where the fix is: the ``+=``
 of "The += bug" (``a rule still writes .grad = where the shares must add up (.grad +=)``)."""
-REUSED_A = {"learner": "dy/da = -2 ", "equals": "dy/da = -3 "}
+REUSED_A = {"learner": "dL/da = -2 ", "equals": "dL/da = -3 "}
 """What "The += bug" prints for a reused node on each engine: the lesson, on the reader's own rules."""
 BLOCKS = """() => [...document.querySelectorAll(".sg-runnable")].map((element, index) => ({
   index,
