@@ -75,7 +75,7 @@ def binary_cross_entropy(logits: Sequence[Value], targets: Sequence[Number]) -> 
 
     σ(y·z) is the probability the model gives the right class, so this is the
     mean surprise at the truth. Per example it equals log(1 + exp(−y·z)),
-    computed as max(m, 0) + log(1 + exp(−|m|)) with m = −y·z so that no
+    computed as max(−y·z, 0) + log(1 + exp(−|y·z|)) so that no
     exponential can overflow, even for a logit of 1000. d/dzᵢ = −yᵢ·σ(−yᵢ·zᵢ)/N.
 
     Example:
@@ -96,9 +96,9 @@ def binary_cross_entropy(logits: Sequence[Value], targets: Sequence[Number]) -> 
 
 def _logistic_loss(logit: Value, y: float) -> Value:
     """log(1 + exp(−y·z)) as one node.  d/dz = −y·σ(−y·z)."""
-    m = -y * logit.data
-    loss = max(m, 0.0) + math.log1p(math.exp(-abs(m)))
-    return Value(loss, "", (logit,), (-y * sigmoid(m),), "log(1+e^(-yz))")
+    wrong_way = -y * logit.data  # how far the logit points away from the true class
+    loss = max(wrong_way, 0.0) + math.log1p(math.exp(-abs(wrong_way)))
+    return Value(loss, "", (logit,), (-y * sigmoid(wrong_way),), "log(1+exp(-yz))")
 
 
 # --8<-- [start:softmax_cross_entropy]

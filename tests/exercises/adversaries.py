@@ -1495,7 +1495,7 @@ def train(model, xs, ys, steps, learning_rate):
     return -p.log()""",
         ),
         False,
-        "the probability of class 1 is e^-1000, which is 0.0 as a float",
+        "the probability of class 1 is exp(-1000), which is 0.0 as a float",
     ),
     Case(
         "softmax-cross-entropy",

@@ -105,8 +105,9 @@ def _require_no_overflow(engine: Engine, logits: list[float]) -> None:
             ) from None
         raise Fail(
             f"logits {logits} raised {type(error).__name__}: {error} — the probability of class 1 is "
-            "e^-1000, which is 0.0 as a float, and log(0) fails. Take the log of the sum of the shifted "
-            "exps and subtract the class's shifted logit: log Σ exp(z − m) − (z_c − m)"
+            "exp(-1000), which is 0.0 as a float, and log(0) fails. Take the log of the sum of the "
+            "shifted exps and subtract the true class's shifted logit: log Σ exp(z − m) − (z_y − m), "
+            "with m = max z and y the true class"
         ) from None
     require_close(got, 1000.0, f"for logits {logits} and class 1 the loss")
 
