@@ -741,6 +741,8 @@ def test_show_neurons_switches_the_maps_off_and_on_and_the_choice_is_kept(contex
     assert page.locator(".sg-pg-network-stage").is_hidden()
     page.get_by_label("Show neurons").check()  # paused: the maps of the network as it is, at once
     page.wait_for_function(f"document.querySelector('{PANEL}').sgPlayground.grid.neurons !== null")
+    # the maps arrive first; the tiles are drawn on the next animation frame
+    page.wait_for_function("document.querySelectorAll('.sg-pg-network-neuron canvas').length > 0")
     assert page.locator(".sg-pg-network-neuron").count() == 16
     assert page.locator(".sg-pg-network-stage").is_visible()
 
