@@ -185,13 +185,17 @@ def measure_data_set(browser, site_url: str, name: str, seconds: float, neurons:
 
 
 def maps_drawn(page, neurons: bool) -> None:
-    """Check that the panel drew the neurons' maps when they were shown, and computed none when not."""
+    """Check that the panel drew the neurons' maps when they were shown, and computed none when not.
+    A data set with no plane (the four points are 3-D) has no maps to draw, shown or not."""
     shown = page.eval_on_selector(
         PANEL,
-        """e => ({maps: e.sgPlayground.grid?.neurons != null,
-                  tiles: e.querySelectorAll('.sg-pg-network-stage:not([hidden]) canvas').length})""",
+        """e => ({plane: e.sgPlayground.view?.plane != null,
+                  maps: e.sgPlayground.grid?.neurons != null,
+                  tiles: e.querySelectorAll(
+                    '.sg-pg-network:not([hidden]) .sg-pg-network-stage:not([hidden]) canvas').length})""",
     )
-    if shown["maps"] != neurons or bool(shown["tiles"]) != neurons:
+    expected = neurons and shown["plane"]
+    if shown["maps"] != expected or bool(shown["tiles"]) != expected:
         raise SystemExit(f"neuron maps {'on' if neurons else 'off'}, but the panel shows {shown}")
 
 
