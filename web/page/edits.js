@@ -6,6 +6,8 @@
 // line or of the code mean nothing to Python or to the reader: code that differs from the
 // original only there is not an edit, and is neither kept nor marked "edited".
 
+import { readJSON, remove, writeJSON } from "../shared/storage.js";
+
 const PREFIX = "scratchgrad:edit:";
 
 function keyFor(page, block) {
@@ -24,21 +26,15 @@ export function isUnedited(code, original) {
 
 /** The reader's saved edit of this block: {code, original} or null. */
 export function loadEdit(page, block) {
-  try {
-    const record = JSON.parse(localStorage.getItem(keyFor(page, block)));
-    return typeof record?.code === "string" && typeof record?.original === "string" ? record : null;
-  } catch {
-    return null; // storage disabled, or a record this code did not write
-  }
+  const record = readJSON(keyFor(page, block));
+  return typeof record?.code === "string" && typeof record?.original === "string" ? record : null;
 }
 
-/** Remember `code`; forget the record when it says what the original says again. */
+/**
+ * Remember `code`; forget the record when it says what the original says again. False when the
+ * browser keeps nothing (private mode, a full quota): the edit lives only until the page closes.
+ */
 export function saveEdit(page, block, code, original) {
-  try {
-    if (isUnedited(code, original)) localStorage.removeItem(keyFor(page, block));
-    else localStorage.setItem(keyFor(page, block), JSON.stringify({ code, original }));
-    return true;
-  } catch {
-    return false; // private mode or a full quota: the edit lives only until the page closes
-  }
+  if (isUnedited(code, original)) return remove(keyFor(page, block));
+  return writeJSON(keyFor(page, block), { code, original });
 }

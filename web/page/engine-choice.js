@@ -11,6 +11,7 @@
 
 import { allPassed, loadWork, passedPieces, WORK_CHANGED } from "../shared/exercise-work.js";
 import { createElement } from "../shared/elements.js";
+import { readText, writeText } from "../shared/storage.js";
 
 const STORAGE_KEY = "scratchgrad:engine";
 export const MINE = "mine";
@@ -21,22 +22,13 @@ export const BOOK = "book";
  * piece of theirs counts, else BOOK.
  */
 export function loadChoice() {
-  let kept = null;
-  try {
-    kept = localStorage.getItem(STORAGE_KEY);
-  } catch {
-    // storage disabled: no choice kept, and no piece either
-  }
+  const kept = readText(STORAGE_KEY);
   if (kept === MINE || kept === BOOK) return kept;
   return Object.keys(allPassed()).length ? MINE : BOOK;
 }
 
 function saveChoice(choice) {
-  try {
-    localStorage.setItem(STORAGE_KEY, choice);
-  } catch {
-    // storage disabled: the choice lasts as long as the page
-  }
+  writeText(STORAGE_KEY, choice); // no storage: the choice lasts as long as the page
 }
 
 /** The pieces (id, title, chapter) the `elements`' blocks use, each once, in page order. */

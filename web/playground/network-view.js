@@ -10,18 +10,10 @@
 // maps too, and the figure keeps only the switch.
 
 import { rgba, themeColors } from "../shared/canvas.js";
+import { readText, remove, writeText } from "../shared/storage.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const HIDDEN_KEY = "scratchgrad-playground-neurons"; // "hidden" once the reader switched the maps off
-
-/** Whether the reader wants the neurons shown (the default), as they last chose. */
-function neuronsWanted() {
-  try {
-    return localStorage.getItem(HIDDEN_KEY) !== "hidden";
-  } catch {
-    return true; // no storage (a sandboxed frame): the default
-  }
-}
 
 export class NetworkView {
   element;
@@ -51,14 +43,10 @@ export class NetworkView {
     label.className = "sg-pg-network-switch";
     this.#switch = document.createElement("input");
     this.#switch.type = "checkbox";
-    this.#switch.checked = neuronsWanted();
+    this.#switch.checked = readText(HIDDEN_KEY) !== "hidden"; // shown unless the reader switched them off
     this.#switch.addEventListener("change", () => {
-      try {
-        if (this.shown) localStorage.removeItem(HIDDEN_KEY);
-        else localStorage.setItem(HIDDEN_KEY, "hidden");
-      } catch {
-        // no storage: the choice lasts as long as the page
-      }
+      if (this.shown) remove(HIDDEN_KEY);
+      else writeText(HIDDEN_KEY, "hidden"); // no storage: the choice lasts as long as the page
       this.#stage.hidden = this.#formula.hidden = !this.shown;
       onSwitch(this.shown);
     });

@@ -7,6 +7,8 @@
 // A reload, Back and Forward (and another tab of the same browser) find them there; a link sent
 // elsewhere does not, and the panel says so (keptPointsMissing).
 
+import { keysStartingWith, readJSON, remove, writeJSON } from "../shared/storage.js";
+
 const LINK_LIMIT = 2000; // longer links are cut by many mail and chat programs, refused by some servers
 const KEPT = "kept-"; // drawn=kept-KEY: the points are in localStorage under STORE + KEY
 const STORE = "scratchgrad-playground-drawn:";
@@ -47,37 +49,24 @@ function linkFor(query) {
   const drawn = /(^|&)drawn=([^&]*)/.exec(query);
   if (query.length <= LINK_LIMIT || !drawn) return { link: query, kept: false };
   const key = hashOf(drawn[2]);
-  try {
-    localStorage.setItem(STORE + key, JSON.stringify({ points: drawn[2], at: Date.now() }));
-    forgetOldest(STORE + key);
-  } catch {
+  if (!writeJSON(STORE + key, { points: drawn[2], at: Date.now() })) {
     return { link: query, kept: false }; // no storage, or full: the long link it is
   }
+  forgetOldest(STORE + key);
   return { link: query.replace(drawn[0], `${drawn[1]}drawn=${KEPT}${key}`), kept: true };
 }
 
 function readKept(key) {
-  return record(STORE + key)?.points ?? null;
-}
-
-/** What localStorage holds under `key`, or null (none, unreadable, or no storage at all). */
-function record(key) {
-  try {
-    return JSON.parse(localStorage.getItem(key));
-  } catch {
-    return null;
-  }
+  return readJSON(STORE + key)?.points ?? null;
 }
 
 /** Forget the oldest sets of points beyond STORED_AT_MOST, never `newest` (just written). */
 function forgetOldest(newest) {
-  const kept = [];
-  for (let i = 0; i < localStorage.length; i += 1) {
-    const key = localStorage.key(i);
-    if (key.startsWith(STORE) && key !== newest) kept.push([record(key)?.at ?? 0, key]);
-  }
+  const kept = keysStartingWith(STORE)
+    .filter((key) => key !== newest)
+    .map((key) => [readJSON(key)?.at ?? 0, key]);
   kept.sort(([a], [b]) => a - b);
-  for (const [, key] of kept.slice(0, Math.max(0, kept.length + 1 - STORED_AT_MOST))) localStorage.removeItem(key);
+  for (const [, key] of kept.slice(0, Math.max(0, kept.length + 1 - STORED_AT_MOST))) remove(key);
 }
 
 /** A short name for `text` (32-bit FNV-1a, in base 36): the same points, the same key. */

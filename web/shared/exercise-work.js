@@ -17,6 +17,8 @@
 // new version of the site. Every change is announced with a WORK_CHANGED event on window (and
 // other tabs hear it as a "storage" event), so progress shown elsewhere on the page follows.
 
+import { keysStartingWith, readJSON, remove, writeJSON } from "./storage.js";
+
 const PREFIX = "scratchgrad:exercise:";
 export const WORK_CHANGED = "scratchgrad:exercise-work";
 
@@ -38,21 +40,13 @@ export function progressOf(record) {
 
 /** The reader's record for exercise `id`, or null. */
 export function loadWork(id) {
-  try {
-    return validRecord(JSON.parse(localStorage.getItem(PREFIX + id)));
-  } catch {
-    return null; // storage disabled, or a record this code did not write
-  }
+  return validRecord(readJSON(PREFIX + id)); // none, no storage, or a record this code did not write
 }
 
 /** Merge `changes` into the record of `id`; false when the browser would not store it. */
 export function saveWork(id, changes) {
   const record = { code: "", stub: "", checked: false, passed: null, lastChecked: null, ...loadWork(id), ...changes };
-  try {
-    localStorage.setItem(PREFIX + id, JSON.stringify(record));
-  } catch {
-    return false; // private mode or a full quota: the work lives only until the page closes
-  }
+  if (!writeJSON(PREFIX + id, record)) return false; // private mode or a full quota: kept until the page closes
   announce(id);
   return true;
 }
@@ -63,28 +57,16 @@ export function saveWork(id, changes) {
  */
 export function resetCode(id, stub) {
   const record = loadWork(id);
-  try {
-    if (record?.passed) localStorage.setItem(PREFIX + id, JSON.stringify({ ...record, code: stub, stub }));
-    else localStorage.removeItem(PREFIX + id);
-  } catch {
-    return;
-  }
-  announce(id);
+  const done = record?.passed ? writeJSON(PREFIX + id, { ...record, code: stub, stub }) : remove(PREFIX + id);
+  if (done) announce(id);
 }
 
 /** {id: record} of every exercise the reader has touched. */
 export function allWork() {
   const work = {};
-  try {
-    for (let i = 0; i < localStorage.length; i++) {
-      const key = localStorage.key(i);
-      if (key?.startsWith(PREFIX)) {
-        const record = loadWork(key.slice(PREFIX.length));
-        if (record) work[key.slice(PREFIX.length)] = record;
-      }
-    }
-  } catch {
-    // storage disabled: no work kept
+  for (const key of keysStartingWith(PREFIX)) {
+    const record = loadWork(key.slice(PREFIX.length));
+    if (record) work[key.slice(PREFIX.length)] = record;
   }
   return work;
 }
