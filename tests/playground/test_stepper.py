@@ -12,6 +12,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from playground_examples import SMALL
 
+from scratchgrad.losses import accuracy
 from scratchgrad.nn import MLP
 from scratchgrad.playground import PRESETS, Settings, Stepper, micrograd_demo, predict, predict_all
 from scratchgrad.playground import stepper as stepper_module
@@ -194,6 +195,25 @@ def test_each_step_records_the_held_out_loss_of_the_weights_it_started_from():
     assert len(stepper.test_xs) == 10
     assert len(stepper.xs) == 30
     assert Stepper(Settings(points=40, test_fraction=0.0)).test() is None
+
+
+def test_the_held_out_figures_are_always_those_of_the_weights_as_they_are_now():
+    stepper = Stepper(Settings(points=40, test_fraction=0.25, hidden=(4,)))
+
+    def measured_afresh() -> tuple[float, float]:  # as the shown program would: a graph of every test point
+        loss = stepper.trainer.loss([stepper.model(x) for x in stepper.test_xs], stepper.test_ys).data
+        return loss, accuracy(predict_all(stepper.model, stepper.test_xs), stepper.test_ys)
+
+    first = stepper.test()
+    assert first == measured_afresh()
+    stepper.advance(3)
+    assert stepper.test() != first
+    assert stepper.test() == measured_afresh()
+    assert stepper.tested[-1] != stepper.test()  # the last step started from other weights
+    stepper.load(Stepper(Settings(points=40, test_fraction=0.25, hidden=(4,), seed=5)).layers())
+    assert stepper.test() == measured_afresh()
+    stepper.advance(1)
+    assert stepper.test() == measured_afresh()
 
 
 def test_the_overfitting_preset_overfits_the_held_out_loss_climbs_as_training_loss_falls():

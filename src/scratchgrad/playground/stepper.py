@@ -110,6 +110,7 @@ class Stepper:
         self.test_xs, self.test_ys = namespace.get("test_xs", []), namespace.get("test_ys", [])
         self.test_points = namespace.get("test_points", self.test_xs)
         self.tested: list[tuple[float, float]] = []
+        self._held_out: tuple[float, float] | None = None  # test() of the weights as they are, once measured
         self.initial = self._measured()
         self.note: str | None = None
 
@@ -121,6 +122,7 @@ class Stepper:
                 for w, number in zip(neuron.w, weights, strict=True):
                     w.data = float(number)
                 neuron.b.data = float(bias)
+        self._held_out = None
         self.initial = self._measured()
 
     def _measured(self) -> tuple[float, float]:
@@ -172,9 +174,16 @@ class Stepper:
 
         The loss is the trainer's own (`Trainer.loss`, penalty included), of the scores
         `predict_all` computes, each made a Value of the model's own engine: equal to the program's
-        ``trainer.loss([model(x) for x in test_xs], test_ys)`` without a graph of the network."""
+        ``trainer.loss([model(x) for x in test_xs], test_ys)`` without a graph of the network.
+        Measured once per set of weights: a panel's frame asks for the figures the next step
+        records as the ones it started from, and they are the same numbers."""
         if not self.test_xs:
             return None
+        if self._held_out is None:
+            self._held_out = self._measure_held_out()
+        return self._held_out
+
+    def _measure_held_out(self) -> tuple[float, float]:
         scores = predict_all(self.model, self.test_xs)
         value = type(self.model.layers[-1].neurons[0].b)  # the engine's Value: the book's, or the reader's
         values = [[value(s) for s in score] if isinstance(score, list) else value(score) for score in scores]
@@ -185,6 +194,7 @@ class Stepper:
         if self.note is not None:
             return False
         tested = self.test()
+        self._held_out = None  # the step changes the weights, even one that fails half-way
         try:
             record = self.trainer.step()
         except ArithmeticError as error:  # a sum of numbers too large for a float
