@@ -15,16 +15,24 @@ export function fitCanvas(canvas) {
 }
 
 let probe = null;
+const read = new Map(); // colour → rgba(colour): a theme has a handful, and every draw asks for them
 
-/** A CSS colour (any syntax, e.g. a Material variable's value) as [r, g, b, a] with r, g, b in 0…255. */
+/**
+ * A CSS colour (any syntax, e.g. a Material variable's value) as [r, g, b, a] with r, g, b in 0…255.
+ * Each colour is read off a 1-pixel canvas once (the same text is the same colour); the views
+ * ask again at every draw, dozens of times a second while training.
+ */
 export function rgba(color) {
-  probe ??= new OffscreenCanvas(1, 1).getContext("2d", { willReadFrequently: true });
-  probe.clearRect(0, 0, 1, 1);
-  probe.fillStyle = "#000";
-  probe.fillStyle = color;
-  probe.fillRect(0, 0, 1, 1);
-  const [r, g, b, a] = probe.getImageData(0, 0, 1, 1).data;
-  return [r, g, b, a / 255];
+  if (!read.has(color)) {
+    probe ??= new OffscreenCanvas(1, 1).getContext("2d", { willReadFrequently: true });
+    probe.clearRect(0, 0, 1, 1);
+    probe.fillStyle = "#000";
+    probe.fillStyle = color;
+    probe.fillRect(0, 0, 1, 1);
+    const [r, g, b, a] = probe.getImageData(0, 0, 1, 1).data;
+    read.set(color, Object.freeze([r, g, b, a / 255]));
+  }
+  return read.get(color);
 }
 
 /** The colours the views draw with, read from CSS custom properties so light and dark themes apply. */
