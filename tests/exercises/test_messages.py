@@ -139,3 +139,10 @@ def test_a_step_that_rebinds_the_parameter_is_told_to_update_it_in_place():
     messages = [entry.message for entry in report.checks if not entry.passed]
     assert messages[0].endswith("your losses never change: no step changed the model"), messages
     assert messages[-1].endswith("though their gradients are not 0: update p.data in place"), messages
+
+
+def test_a_function_that_calls_itself_without_end_is_named_at_the_call():
+    source = "def slope(f, x, h=1e-6):\n    # no case that stops\n    return slope(f, x, h / 2)\n"
+    message = _first_failure("slope", source)
+    assert message.startswith("raised RecursionError: maximum recursion depth exceeded"), message
+    assert message.endswith("(your code for 'slope', line 3)"), message
