@@ -31,8 +31,9 @@ ONE_STEP = {0.01: 0.06, 0.1: 0.6}
 
 
 def _same(got: object, expected: float) -> bool:
-    """`got` is `expected` to 6 digits: the evidence a hint needs (`_close` is the pass mark)."""
-    return is_number(got) and math.isclose(got, expected, rel_tol=1e-6, abs_tol=1e-12)
+    """`got` is `expected` to 3 digits of its own, however small: the evidence a hint needs (`_close`,
+    the pass mark, lets 0.0006 pass for 0); 3 digits leave room for the error of a measured slope."""
+    return is_number(got) and math.isclose(got, expected, rel_tol=1e-3, abs_tol=1e-12)
 
 
 def _after(steps: int, lr: float) -> float:
@@ -44,7 +45,10 @@ def _one_step_hint(engine: Engine, lr: float, got: dict[float, object], from_fiv
     """What the runs from x = 0 (at each lr) and from x = 5 show together; "" when they show nothing."""
     bowl = _bowl(1.0, 3.0, 0.0)
     if got[lr] == 0.0:  # exactly where it started: run the loop longer to see whether it ever moves
-        longer = {steps: engine.descend(bowl, 0.0, lr, steps) for steps in (2, 3)}
+        try:
+            longer = {steps: engine.descend(bowl, 0.0, lr, steps) for steps in (2, 3)}
+        except Exception:  # the reader's descend fails on more steps: no evidence, and no hint
+            return ""
         if all(_same(x, _after(steps - 1, lr)) for steps, x in longer.items()):
             return " — x did not move, and with steps = 2 it moved one step: your loop runs one step too few"
         if all(x == 0.0 for x in longer.values()):
