@@ -68,7 +68,7 @@ def _require_each_rule_once_in_order(engine: Engine, build: Builder, what: str) 
             if any(recursed):  # the evidence: a function of the reader's was inside itself at a rule
                 how = " — walk an order, don't recurse"
             elif not calls.count(name):
-                how = ": backward() must reach every node, the inputs' inputs too"
+                how = ": backward() must reach every node"
             else:
                 how = ""
             raise Fail(
