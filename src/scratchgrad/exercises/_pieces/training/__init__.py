@@ -117,7 +117,7 @@ def _same_as_chapter(engine: Engine) -> str:
             if other != rate and all(close(a, b, 1e-9) for a, b in zip(yours, fixed, strict=True)):
                 raise Fail(f"{found} — your loop steps with {other:g}: use the learning_rate it is given")
         if all(loss == yours[0] for loss in yours):  # the evidence: not one step changed the model
-            still = "your losses never change: no step changed the model"
+            still = "your losses never change, so no step changed the model"
             raise Fail(f"{found} — {still}{_zeroed_before_the_step(engine)}")
         raise Fail(found)
     xs3, ys3 = XS[:3], YS[:3]  # another number of examples: the mean divides by len(xs), not by 4
