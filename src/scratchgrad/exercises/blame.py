@@ -187,7 +187,11 @@ def lines_that_set(rule: object, child: object) -> str:
 
 def _lines(rule: object, child: object) -> tuple[str, str] | tuple[()] | None:
     """(the reader's piece, "line N: `…`") for the line of `rule` that sets `child`'s grad (every such
-    line when the child is both ``self`` and ``other``); None for the book's rule; () when unknown."""
+    line when the child is both ``self`` and ``other``); None for the book's rule; () when unknown.
+
+    A rule that holds `child` in no variable and sets only other grads is shown whole ("lines M–N")
+    as setting none of it; a rule that is the one every new Value starts with says its op's method
+    never attached its own."""
     function = getattr(rule, "__func__", rule)  # a bound method's function
     code = getattr(function, "__code__", None)
     filename = getattr(code, "co_filename", "")
@@ -196,12 +200,64 @@ def _lines(rule: object, child: object) -> tuple[str, str] | tuple[()] | None:
     piece = filename[len(READER_FILE_PREFIX) : -1]
     lines = linecache.getlines(filename)
     numbers = sorted({line for _, _, line in code.co_lines() if line is not None and line <= len(lines)})
-    cells = zip(code.co_freevars, function.__closure__ or (), strict=False)
-    wanted = [f"{holder}.grad" for holder, cell in cells if _holds(cell, child)] or [".grad"]
-    found = [first for text in wanted if (first := next((n for n in numbers if text in lines[n - 1]), None))]
+    if _is_a_new_values(code, child):
+        first = code.co_firstlineno
+        quoted = f": `{lines[first - 1].strip()}`" if first <= len(lines) else ""
+        return piece, f"line {first}{quoted}, the _backward every new Value starts with{_unattached(child)}"
+    cells = dict(zip(code.co_freevars, function.__closure__ or (), strict=False))
+    wanted = [f"{holder}.grad" for holder, cell in cells.items() if _holds(cell, child)]
+    others = [  # the grads of other Values this rule sets
+        f"{holder}.grad"
+        for holder in cells
+        if f"{holder}.grad" not in wanted
+        and any(lines[n - 1].lstrip().startswith(f"{holder}.grad") for n in numbers)
+    ]
+    searched = numbers
+    if not wanted:  # no variable of the rule holds the child: a line with .grad that sets no other's
+        wanted = [".grad"]
+        searched = [
+            n for n in numbers if not any(lines[n - 1].lstrip().startswith(other) for other in others)
+        ]
+    found = [first for text in wanted if (first := next((n for n in searched if text in lines[n - 1]), None))]
+    if not found and others:
+        return (
+            piece,
+            f"lines {numbers[0]}–{numbers[-1]}: the rule sets only {_and(others)}.grad, none of this input's",
+        )
     if not found:
         return piece, f"line {code.co_firstlineno}"
     return piece, ", and ".join(f"line {n}: `{lines[n - 1].strip()}`" for n in sorted(set(found)))
+
+
+def _and(grads: list[str]) -> str:
+    """ "self and out" for ["self.grad", "out.grad"]."""
+    return " and ".join(grad.removesuffix(".grad") for grad in grads)
+
+
+def _is_a_new_values(code: object, child: object) -> bool:
+    """Whether `code` is the rule a new Value of `child`'s class starts with: a leaf's, doing nothing."""
+    try:
+        fresh = getattr(type(child)(0.0), "_backward", None)
+    except Exception:  # a class that cannot make Value(0.0): nothing to compare with
+        return False
+    return getattr(getattr(fresh, "__func__", fresh), "__code__", None) is code
+
+
+def _unattached(child: object) -> str:
+    """ ": your __mul__ (line N) makes a _backward but never attaches it", for each method of the
+    reader's Value that defines a nested ``_backward`` and sets no attribute of that name; or ""."""
+    found = []
+    for klass in type(child).__mro__:
+        for name, method in vars(klass).items():
+            code = getattr(method, "__code__", None)
+            if code is None or not code.co_filename.startswith(READER_FILE_PREFIX):
+                continue
+            makes = any(getattr(const, "co_name", None) == "_backward" for const in code.co_consts)
+            if makes and "_backward" not in code.co_names:
+                found.append(f"{name} (line {code.co_firstlineno})")
+    if not found:
+        return ""
+    return f": your {' and '.join(found)} makes a _backward but never attaches it, out._backward = _backward"
 
 
 def _holds(cell: object, child: object) -> bool:

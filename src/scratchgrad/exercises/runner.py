@@ -12,6 +12,7 @@ import linecache
 import random
 import secrets
 import traceback
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from scratchgrad.exercises.borrowed import book_imports, borrowed_names
@@ -191,7 +192,10 @@ def _code_error(error: BaseException, exercise_id: str) -> CodeError:
     yours = [frame for frame in frames if frame.filename.startswith(READER_FILE_PREFIX)]
     books = [frame for frame in frames if frame.filename.startswith(BOOK_FILE_PREFIX)]
     if yours:
-        where, line = f"your code for {_piece(yours[-1].filename)!r}", yours[-1].lineno
+        place = yours[-1].filename, yours[-1].lineno
+        if isinstance(error, RecursionError):  # the innermost call has only begun, at its def: name the
+            place = Counter((f.filename, f.lineno) for f in yours).most_common(1)[0][0]  # line that recurses
+        where, line = f"your code for {_piece(place[0])!r}", place[1]
     elif books:
         piece = _piece(books[-1].filename)
         given = "one of your Values"

@@ -75,17 +75,23 @@ def written_in(value_class: type, method: str) -> str:
 
 def line_in(function: object, needle: str) -> str:
     """Where in the reader's `function` the first line holding `needle` is: " (your line 7: `…`)", or ""."""
+    found = line_of(function, needle)
+    return f" (your line {found[0]}: `{found[1]}`)" if found else ""
+
+
+def line_of(function: object, needle: str) -> tuple[int, str] | None:
+    """The number and text of the first line of the reader's `function` holding `needle`, or None."""
     code = getattr(function, "__code__", None)
     filename = getattr(code, "co_filename", "")
     if not filename.startswith(READER_FILE_PREFIX):
-        return ""
+        return None
     first = code.co_firstlineno
     lines = linecache.getlines(filename)
     last = max((line for _, _, line in code.co_lines() if line is not None), default=first)
     for number in range(first, min(last, len(lines)) + 1):
         if needle in lines[number - 1]:
-            return f" (your line {number}: `{lines[number - 1].strip()}`)"
-    return ""
+            return number, lines[number - 1].strip()
+    return None
 
 
 def require_adds(engine: Engine, rule: Rule) -> str:

@@ -1,5 +1,7 @@
 """Automating backward, part 2: one call runs every rule, in the reverse of a topological order."""
 
+import sys
+
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.expressions import (
     REUSED_NODE_GRAPHS,
@@ -10,6 +12,7 @@ from scratchgrad.exercises.expressions import (
 )
 from scratchgrad.exercises.oracle import Builder, children, close, gradient_mismatch, graph_failure
 from scratchgrad.exercises.order import order_problem
+from scratchgrad.exercises.sandbox import READER_FILE_PREFIX
 from scratchgrad.writing.numbers import written
 
 EXERCISE = Exercise.load(__name__)
@@ -44,10 +47,12 @@ def _require_each_rule_once_in_order(engine: Engine, build: Builder, what: str) 
     output_name, output = list(nodes.items())[-1]
     calls: list[str] = []
     seed: list[object] = []
+    recursed: list[bool] = []
 
     def recorder(node: object) -> object:
         def _backward() -> None:
             calls.append(names[id(node)])
+            recursed.append(_recursing())
             if node is output:
                 seed.append(getattr(node, "grad", None))
 
@@ -60,9 +65,15 @@ def _require_each_rule_once_in_order(engine: Engine, build: Builder, what: str) 
     for name in inner:
         if calls.count(name) != 1:
             times = "never" if not calls.count(name) else f"{calls.count(name)} times"
+            if any(recursed):  # the evidence: a function of the reader's was inside itself at a rule
+                how = " — walk an order, don't recurse"
+            elif not calls.count(name):
+                how = ": backward() must reach every node"
+            else:
+                how = ""
             raise Fail(
                 f"for {what}, your backward() called the rule of {name} {times} (the rules in the order "
-                f"called: {', '.join(calls)}); each rule runs exactly once — walk an order, don't recurse"
+                f"called: {', '.join(calls)}); each rule runs exactly once{how}"
                 f"{_blame_order(engine, output, names)}"
             )
     if seed and not close(seed[0], 1.0):
@@ -82,6 +93,20 @@ def _require_each_rule_once_in_order(engine: Engine, build: Builder, what: str) 
                     f"{_blame_order(engine, output, names)}"
                 )
     return f"each rule once, output first: {', '.join(calls)}"
+
+
+def _recursing() -> bool:
+    """Whether a function of the reader's is on the call stack more than once: it called itself."""
+    seen: set[object] = set()
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_filename.startswith(READER_FILE_PREFIX):
+            if code in seen:
+                return True
+            seen.add(code)
+        frame = frame.f_back
+    return False
 
 
 def _blame_order(engine: Engine, output: object, names: dict[int, str]) -> str:

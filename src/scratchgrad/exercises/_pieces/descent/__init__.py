@@ -1,5 +1,7 @@
 """Gradient descent in one dimension: step x against the slope, lr times it, and repeat."""
 
+import math
+
 from scratchgrad._checks import is_number
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.shares import line_in
@@ -24,30 +26,74 @@ def _close(got: object, expected: float, tolerance: float = 1e-3) -> bool:
     return is_number(got) and abs(got - expected) <= tolerance * max(1.0, abs(expected))
 
 
+ONE_STEP = {0.01: 0.06, 0.1: 0.6}
+"""lr: where one step from x = 0 down (x − 3)² ends, 0 − lr · (−6)."""
+
+
+def _same(got: object, expected: float) -> bool:
+    """`got` is `expected` to 3 digits of its own, however small: the evidence a hint needs (`_close`,
+    the pass mark, lets 0.0006 pass for 0); 3 digits leave room for the error of a measured slope."""
+    return is_number(got) and math.isclose(got, expected, rel_tol=1e-3, abs_tol=1e-12)
+
+
+def _after(steps: int, lr: float) -> float:
+    """Where `steps` right steps from x = 0 down (x − 3)² end: each shrinks the distance to 3 by 1 − 2·lr."""
+    return 3.0 - 3.0 * (1 - 2 * lr) ** steps
+
+
+def _one_step_hint(engine: Engine, lr: float, got: dict[float, object], from_five: object) -> str:
+    """What the runs from x = 0 (at each lr) and from x = 5 show together; "" when they show nothing."""
+    bowl = _bowl(1.0, 3.0, 0.0)
+    if got[lr] == 0.0:  # exactly where it started: run the loop longer to see whether it ever moves
+        try:
+            longer = {steps: engine.descend(bowl, 0.0, lr, steps) for steps in (2, 3)}
+        except Exception:  # the reader's descend fails on more steps: no evidence, and no hint
+            return ""
+        if all(_same(x, _after(steps - 1, lr)) for steps, x in longer.items()):
+            return " — x did not move, and with steps = 2 it moved one step: your loop runs one step too few"
+        if all(x == 0.0 for x in longer.values()):
+            return " — x did not move, not in 2 or 3 steps either: does the loop change x?"
+        return ""
+    if _same(got[lr], -ONE_STEP[lr]):
+        if _same(from_five, 5.4):
+            return " — that step went uphill, and from x = 5 too: subtract lr · slope, do not add it"
+        if _same(from_five, 4.6):
+            return (
+                " — that step went uphill (left, where the slope is negative), though from x = 5 yours "
+                "went downhill: does your step keep the slope's sign?"
+            )
+        return " — that step went uphill"
+    if all(_same(x, 6.0) for x in got.values()):  # 0 − (−6): the slope itself, not lr times it
+        return " — that is a step of the whole slope at every lr: multiply it by lr"
+    if all(_same(x, step * rate) for (rate, step), x in zip(ONE_STEP.items(), got.values(), strict=True)):
+        return " — the step is lr² times the slope at both lr = 0.01 and lr = 0.1: multiply by lr once"
+    return ""
+
+
 @EXERCISE.check("one step on (x − 3)² from x = 0")
 def _one_step(engine: Engine) -> str:
     slope_there = -6.0  # 2·(0 − 3)
-    cases = {0.01: 0.06, 0.1: 0.6}  # lr: x after one step, 0 − lr · (−6)
-    for lr, expected in cases.items():
-        got = engine.descend(_bowl(1.0, 3.0, 0.0), 0.0, lr, 1)
-        if _close(got, expected):
-            continue
+    got = {lr: engine.descend(_bowl(1.0, 3.0, 0.0), 0.0, lr, 1) for lr in ONE_STEP}
+    from_five = engine.descend(_bowl(1.0, 3.0, 0.0), 5.0, 0.1, 1)  # slope +4: downhill is to the left
+    for lr, expected in ONE_STEP.items():
+        if not _close(got[lr], expected):
+            raise Fail(
+                f"with lr = {written(lr)}, one step from x = 0 (slope {written(slope_there)}) should reach "
+                f"x = {written(expected)}; you got {written(got[lr])}{_step_line(engine)}"
+                + _one_step_hint(engine, lr, got, from_five)
+            )
+    if not _close(from_five, 4.6):
         hint = ""
-        if _close(got, -expected):
-            hint = " — that step went uphill: subtract lr · slope, do not add it"
-        elif _close(got, -slope_there):
-            hint = " — that is a step of the whole slope: multiply it by lr"
-        elif _close(got, 0.0):
-            hint = " — x did not move: does the loop change x?"
+        if _same(
+            from_five, 5.4
+        ):  # from x = 0 it went downhill, to the right: it steps right whatever the slope
+            hint = (
+                " — that step went uphill (right, where the slope is positive), though from x = 0 yours went "
+                "downhill: does your step keep the slope's sign?"
+            )
         raise Fail(
-            f"with lr = {written(lr)}, one step from x = 0 (slope {written(slope_there)}) should reach "
-            f"x = {written(expected)}; you got {written(got)}{_step_line(engine)}{hint}"
-        )
-    got = engine.descend(_bowl(1.0, 3.0, 0.0), 5.0, 0.1, 1)  # slope +4: downhill is to the left
-    if not _close(got, 4.6):
-        hint = " — that step went uphill: subtract lr · slope, do not add it" if _close(got, 5.4) else ""
-        raise Fail(
-            f"with lr = 0.1, one step from x = 5 (slope 4.0) should reach x = 4.6; you got {written(got)}"
+            "with lr = 0.1, one step from x = 5 (slope 4.0) should reach x = 4.6; you got "
+            + written(from_five)
             + _step_line(engine)
             + hint
         )

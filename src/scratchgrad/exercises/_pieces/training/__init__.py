@@ -2,7 +2,7 @@
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import close
-from scratchgrad.exercises.shares import line_in
+from scratchgrad.exercises.shares import line_in, line_of
 from scratchgrad.writing.numbers import written
 
 EXERCISE = Exercise.load(__name__)
@@ -27,6 +27,19 @@ def _loop(
             p.data -= sign * rate * p.grad
         losses.append(loss.data)
     return losses
+
+
+def _zeroed_before_the_step(engine: Engine) -> str:
+    """ ": your line N zeroes the gradients between backward() and the step …" when the reader's lines
+    run in that order (the evidence, with parameters that never moved, that each step was by 0); or ""."""
+    backward, zero = line_of(engine.train, ".backward()"), line_of(engine.train, ".grad = 0")
+    step = line_of(engine.train, ".data -=") or line_of(engine.train, ".data +=")
+    if not (backward and zero and step and backward[0] < zero[0] < step[0]):
+        return ""
+    return (
+        f": your line {zero[0]} (`{zero[1]}`) zeroes the gradients after backward() (line {backward[0]}) and "
+        f"before the step (line {step[0]}), so every step is learning_rate × 0. Zero them before backward()"
+    )
 
 
 def _run(model, weights: list[float], loop) -> list[float]:
@@ -103,6 +116,9 @@ def _same_as_chapter(engine: Engine) -> str:
             fixed = _run(model, weights, lambda m, s=steps, o=other: _loop(m, True, 1.0, s, o))
             if other != rate and all(close(a, b, 1e-9) for a, b in zip(yours, fixed, strict=True)):
                 raise Fail(f"{found} — your loop steps with {other:g}: use the learning_rate it is given")
+        if all(loss == yours[0] for loss in yours):  # the evidence: not one step changed the model
+            still = "your losses never change, so no step changed the model"
+            raise Fail(f"{found} — {still}{_zeroed_before_the_step(engine)}")
         raise Fail(found)
     xs3, ys3 = XS[:3], YS[:3]  # another number of examples: the mean divides by len(xs), not by 4
     given = [list(x) for x in xs3], list(ys3)
@@ -126,7 +142,10 @@ def _learns(engine: Engine) -> str:
     losses = list(engine.train(model, list(XS), list(YS), 30, 0.1))
     moved = sum(a != p.data for a, p in zip(before, model.parameters(), strict=False))
     if not moved:
-        raise Fail("after train() every parameter has its old value: update p.data in place")
+        still = "after train() every parameter has its old value"
+        if all(p.grad == 0 for p in model.parameters()):  # the step read gradients of 0, or none at all
+            raise Fail(f"{still}, and every p.grad is 0.0{_zeroed_before_the_step(engine)}")
+        raise Fail(f"{still}, though their gradients are not 0: update p.data in place")
     if not losses or not losses[-1] < losses[0]:
         raise Fail(
             "after 30 steps at learning rate 0.1 the loss should fall; yours went from "
