@@ -22,7 +22,7 @@ from pages import (
 )
 
 from conftest import PageWatch
-from reader_work import ACCUMULATING, NATURAL, SOLUTIONS
+from reader_work import ACCUMULATING, LEARNER, NATURAL, SOLUTIONS
 from scratchgrad.exercises.registry import by_id
 
 SWAPPED = {**SOLUTIONS, "local-derivatives": by_id("local-derivatives").wrong_source("product-not-swapped")}
@@ -191,6 +191,50 @@ def test_an_engine_that_adds_sees_what_equals_would_do_to_it(accumulating):
     bug.locator("xpath=self::*[@data-sg-runs='1']").wait_for()
     assert "dL/da = -3 " in bug.locator(".sg-output").inner_text()
     assert accumulating.locator('input[name="sg-engine"][value="mine"]').is_checked()  # the switch left it
+
+
+def quoted_lines(figure) -> list[tuple[str, int, str]]:
+    """Step through the figure's backward to the end: (file, line, text) of every line quoted."""
+    figure.get_by_role("button", name="Step through backward").click()
+    quoted = []
+    while True:
+        for line in figure.locator(".sg-step-code").inner_text().splitlines():
+            if ", line " in line and not line.startswith("the op's rule"):
+                file, _, rest = line.partition(", line ")
+                number, _, text = rest.partition(":  ")
+                quoted.append((file, int(number), text.strip()))
+        if figure.get_by_role("button", name="Next step").is_disabled():
+            return quoted
+        figure.get_by_role("button", name="Next step").click()
+
+
+def test_step_through_quotes_the_readers_own_rules_and_the_overwrite_copy_its_own(accumulating):
+    """The page also loads the overwrite stage's copy of the reader's rules, rewritten with =:
+    stepping through their engine quotes the += lines they wrote, the switch's run the copy's."""
+    seed(accumulating, LEARNER)
+    run_from_top(accumulating, REUSED)
+    switch = block(accumulating, REUSED).get_by_role("switch")
+    switch.check()
+    bug = block(accumulating, REUSED).locator(":scope > .sg-result--bug")
+    bug.locator("xpath=self::*[@data-sg-runs='1']").wait_for()
+    source = LEARNER["accumulate"].splitlines()
+    figure = block(accumulating, REUSED).locator(":scope > .sg-result:not(.sg-result--bug) .sg-graph").first
+    theirs = quoted_lines(figure)
+    copy = quoted_lines(bug.locator(".sg-graph").first)
+    assert theirs
+    assert {file for file, _, _ in theirs} == {"<yours: accumulate>"}
+    assert all(text == source[line - 1].strip() and ".grad +=" in text for _, line, text in theirs)
+    assert copy
+    assert {file for file, _, _ in copy} == {"<yours: accumulate, with the overwrite bug>"}
+    assert all(text == source[line - 1].strip().replace("+=", "=") for _, line, text in copy)
+    figure.get_by_role("button", name="Restart").click()
+    figure.get_by_role("button", name="Next step").click()
+    for width in (1280, 390):
+        accumulating.set_viewport_size({"width": width, "height": 1100})
+        figure.evaluate("e => e.scrollIntoView()")
+        figure.screenshot(path=str(ARTIFACTS / f"reader-engine-step-through-{width}-default.png"))
+    accumulating.set_viewport_size({"width": 1280, "height": 900})
+    switch.uncheck()
 
 
 @pytest.fixture(scope="module")

@@ -1,9 +1,11 @@
 """Recording backward: the visits in the order backward() makes them, the shares, the lines that ran."""
 
+import importlib
 import inspect
 
 import pytest
 
+from reader_work import LEARNER
 from scratchgrad import Value
 from scratchgrad.drawn_graph.record import record_backward
 from scratchgrad.graph import graph_nodes
@@ -138,30 +140,51 @@ def test_closures_are_watched_by_wrapping_them_not_traced(monkeypatch):
     assert len(recording.visits) == 5
 
 
-def test_a_learners_engine_is_recorded_with_the_lines_of_their_rules():
+def learners_reused_value(stage: str):
+    """y = a * b + a on the learner's engine of "The += bug", a page that loads both the closure
+    stage's stand-in (their += rules) and the overwrite stage's (a copy of them rewritten with =)."""
     from reader_work import LEARNER
     from scratchgrad.page.reader_engine import ReaderEngine
 
-    with ReaderEngine.load("accumulating-gradients", LEARNER).standing_in():
-        from scratchgrad.stages.closures import Value as Yours
-
-        a, b = Yours(2.0, "a"), Yours(-3.0, "b")
+    engine = ReaderEngine.load("accumulating-gradients", LEARNER)
+    assert {stand_in.module for stand_in, _ in engine.stand_ins} >= {
+        "scratchgrad.stages.closures",
+        "scratchgrad.stages.overwrite_bug",
+    }
+    with engine.standing_in():
+        value_class = importlib.import_module(stage).Value
+        a, b = value_class(2.0, "a"), value_class(-3.0, "b")
         product = a * b
         product.label = "p"
         root = product + a  # a used twice: two shares meet
         root.label = "y"
     nodes, recording = recorded(root)
     names = [node.name for node in nodes]
+    [times] = [visit for visit in recording.visits if names[visit.node] == "p"]
+    return names, recording, {names[update.child]: update.line for update in times.updates}
+
+
+def test_a_learners_engine_is_recorded_with_the_lines_of_their_rules():
+    names, recording, lines = learners_reused_value("scratchgrad.stages.closures")
     assert recording.error is None
     assert recording.grads[names.index("a")] == pytest.approx(-2.0)
-    [times] = [visit for visit in recording.visits if names[visit.node] == "p"]
-    source = LEARNER["accumulate"].splitlines()
-    lines = {names[update.child]: source[update.line.line - 1].strip() for update in times.updates}
-    assert lines == {
+    assert {name: line.text.strip() for name, line in lines.items()} == {
         "a": "self.grad += result.grad * other.data",
         "b": "other.grad += result.grad * self.data",
     }
-    assert {update.line.file for update in times.updates} == {"<yours: accumulate>"}
+    assert {line.file for line in lines.values()} == {"<yours: accumulate>"}
+    source = LEARNER["accumulate"].splitlines()
+    assert [source[line.line - 1] for line in lines.values()] == [line.text for line in lines.values()]
+
+
+def test_the_overwrite_stages_copy_of_a_learners_rules_is_quoted_under_a_name_of_its_own():
+    names, recording, lines = learners_reused_value("scratchgrad.stages.overwrite_bug")
+    assert recording.grads[names.index("a")] == pytest.approx(-3.0)  # the share of p overwrote y's
+    assert {name: line.text.strip() for name, line in lines.items()} == {
+        "a": "self.grad = result.grad * other.data",
+        "b": "other.grad = result.grad * self.data",
+    }
+    assert {line.file for line in lines.values()} == {"<yours: accumulate, with the overwrite bug>"}
 
 
 def test_a_rule_that_loops_over_its_children_is_given_its_loop_s_line():

@@ -9,6 +9,7 @@ import pytest
 from docs_pages import page_fences
 from reader_work import ACCUMULATING, LEARNER, NATURAL, SOLUTIONS
 from scratchgrad.exercises import by_id
+from scratchgrad.exercises.blame import rule_line
 from scratchgrad.exercises.runner import check, earlier_pieces
 from scratchgrad.page import blocks, reader_engine
 from scratchgrad.page.reader_engine import STAGES, ReaderEngine, describe, pieces_on
@@ -103,6 +104,22 @@ def test_the_overwrite_stage_is_the_readers_engine_with_equals():
     code = "from scratchgrad.stages import overwrite_bug"
     code += "\na = overwrite_bug.Value(3.0)\n(a + a).backward()\nprint(a.grad)\n"
     assert run(code, "accumulating-gradients", SOLUTIONS).printed == "1.0\n"
+
+
+def test_blame_quotes_the_readers_own_rule_and_the_overwrite_stages_copy_its_own():
+    engine = ReaderEngine.load("accumulating-gradients", LEARNER)
+    with engine.standing_in():
+        theirs = closures.Value(2.0) * closures.Value(-3.0)
+        copy = overwrite_bug.Value(2.0) * overwrite_bug.Value(-3.0)
+    mine = "self.grad += result.grad * other.data"
+    line = 1 + LEARNER["accumulate"].splitlines().index(f"            {mine}")
+    assert rule_line(theirs._backward, theirs._prev[0]) == (
+        f" (your code for 'accumulate', line {line}: `{mine}`)"
+    )
+    assert rule_line(copy._backward, copy._prev[0]) == (
+        f" (your code for 'accumulate, with the overwrite bug', line {line}: "
+        "`self.grad = result.grad * other.data`)"
+    )
 
 
 def test_the_books_stages_come_back_after_the_run_even_when_it_raises():

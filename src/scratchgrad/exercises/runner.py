@@ -13,7 +13,7 @@ import random
 import secrets
 import traceback
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from scratchgrad.exercises.borrowed import book_imports, borrowed_names
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
@@ -123,12 +123,23 @@ def _load_earlier(exercise: Exercise, earlier: Mapping[str, str], namespace: dic
 
 
 def load_pieces(
-    pieces: Sequence[Exercise], yours: Mapping[str, str], namespace: dict, sandbox: Sandbox
+    pieces: Sequence[Exercise],
+    yours: Mapping[str, str],
+    namespace: dict,
+    sandbox: Sandbox,
+    *,
+    rewrite: Callable[[str], str] | None = None,
+    rewritten: str = "rewritten",
 ) -> list[PieceUse]:
     """Run each of `pieces` into `namespace`, in order: the reader's code (`yours`) when given, else the
     reference solution. A piece of the reader's that raises when loaded is undone and replaced by the
     reference; its `PieceUse` says so. Used by the checker and by the story's blocks
-    (`scratchgrad.page.reader_engine`)."""
+    (`scratchgrad.page.reader_engine`), which may `rewrite` every piece first (a break-it bug written
+    into the code): each copy is then compiled under a file name of its own, saying what was written
+    in (`rewritten`, such as ``<yours: accumulate, with the overwrite bug>``), so that the lines the
+    reader wrote stay theirs in tracebacks, in "Step through backward" and in the checker's blame."""
+    suffix = f", {rewritten}>" if rewrite is not None else ">"
+    copy = rewrite or str
     uses = []
     for piece in pieces:
         code = yours.get(piece.id)
@@ -136,7 +147,8 @@ def load_pieces(
         if code is not None:
             snapshot = dict(namespace)
             try:
-                _execute(code, reader_filename(piece.id), namespace, sandbox)
+                filename = reader_filename(piece.id).removesuffix(">") + suffix
+                _execute(copy(code), filename, namespace, sandbox)
                 uses.append(PieceUse(piece.id, piece.provides, "yours"))
                 continue
             except (TimeLimitExceeded, KeyboardInterrupt):
@@ -145,7 +157,8 @@ def load_pieces(
                 namespace.clear()
                 namespace.update(snapshot)
                 note = f"yours raised {type(error).__name__} when loaded"
-        _execute(piece.solution, f"{BOOK_FILE_PREFIX}{piece.id}>", namespace, sandbox)
+        filename = f"{BOOK_FILE_PREFIX}{piece.id}{suffix}"
+        _execute(copy(piece.solution), filename, namespace, sandbox)
         uses.append(PieceUse(piece.id, piece.provides, "reference", note))
     return uses
 

@@ -368,6 +368,13 @@ _OPERATORS = frozenset(
 )
 
 
+def _with_bugs(bugs: list[str], source: str) -> str:
+    """`source` with each of `bugs` (names of `scratchgrad.page.break_it.BUGS`) written in."""
+    for name in bugs:
+        source = break_it.BUGS[name].rewrite(source)
+    return source
+
+
 def _fresh_namespace() -> dict[str, Any]:
     return {"__name__": "__your_engine__", "__builtins__": __builtins__}
 
@@ -436,15 +443,19 @@ class ReaderEngine:
         yours = {piece.id: self.passed[piece.id] for piece in pieces if piece.id in self.passed}
         namespace = _fresh_namespace()
         uses = load_pieces(pieces, yours, namespace, Sandbox(LOAD_TIME_LIMIT))
-        bugs = [
-            break_it.BUGS[name] for name in (stage.bug, self.bug) if name and break_it.BUGS[name].rewrites
-        ]
+        bugs = list(
+            dict.fromkeys(name for name in (stage.bug, self.bug) if name and break_it.BUGS[name].rewrites)
+        )
         if bugs:  # every rule gets the bug, the book's pieces' too: = everywhere, as a reader would write it
-            sources = {use.exercise: yours.get(use.exercise, by_id(use.exercise).solution) for use in uses}
-            for each in bugs:
-                sources = {exercise: each.rewrite(code) for exercise, code in sources.items()}
             namespace = _fresh_namespace()
-            load_pieces(pieces, sources, namespace, Sandbox(LOAD_TIME_LIMIT))
+            load_pieces(
+                pieces,
+                yours,
+                namespace,
+                Sandbox(LOAD_TIME_LIMIT),
+                rewrite=functools.partial(_with_bugs, bugs),
+                rewritten=f"with the {' and '.join(bugs)} bug",
+            )
         if stage.bug is None:
             self.uses.extend(use for use in uses if use not in self.uses)
         if stage.adapt:
