@@ -22,7 +22,7 @@ time_since = seconds=$$(( $$(date +%s) - $$(cat $(1)) )); \
 	printf '%-14s %5d s  (%d min %02d s)\n' $(2) $$seconds $$((seconds / 60)) $$((seconds % 60))
 
 help:
-	@echo "make serve   set up .venv and node_modules, then serve the tutorial at http://127.0.0.1:8000"
+	@echo "make serve   set up .venv and node_modules, then serve the tutorial at http://127.0.0.1:8000 (SERVE_ADDR=…)"
 	@echo "make test    set up .venv and run every check (lint, unit, JS unit, Pyodide, docs, browser, engines)"
 	@echo "             one stage alone: make lint | unit | js-test | pyodide-test | docs-test | browser-test | engine-test"
 	@echo "make js-format   format the JavaScript and CSS with Prettier (make lint checks it)"
@@ -153,8 +153,10 @@ needs:
 
 # --dirty: after an edit to one page, the server renders only that page (hooks/changed_pages.py);
 # after any other change, every page. Checks across pages wait for `make docs`.
+# `make serve SERVE_ADDR=127.0.0.1:8123` serves on another port.
+SERVE_ADDR ?= 127.0.0.1:8000
 serve: needs setup setup-web
-	$(BIN)/mkdocs serve --dirty --dev-addr 127.0.0.1:8000
+	$(BIN)/mkdocs serve --dirty --dev-addr $(SERVE_ADDR)
 
 # The site the tests read: one strict build shared by docs-test and browser-test, made again only
 # when a file it is built from changes (tests/conftest.py builds its own without SCRATCHGRAD_SITE_DIR).

@@ -53,10 +53,11 @@ from __future__ import annotations
 import functools
 import html
 import re
+import time
 from dataclasses import dataclass, field
 
 import markdown
-from helpers import build_cache
+from helpers import blocks_ahead, build_cache
 from helpers.fresh_package import forget_scratchgrad
 from helpers.site_urls import link_between
 from helpers.stand_in import stand_in
@@ -75,6 +76,9 @@ _SECTION_OR_BOOK = re.compile(
 PROGRESS_FENCE = "exercise-progress"
 BUILD_TIME_LIMIT = 30.0
 """Seconds the build gives one stub or solution check (a generous bound: they take milliseconds)."""
+UNTIMED_CHECKS_COST = 1.0
+"""The cost by which an exercise's checks never timed before go to the workers (helpers/blocks_ahead.py):
+about a costly block's (a page's cost is its costly blocks, plus a hundredth per block)."""
 
 
 @dataclass
@@ -98,25 +102,44 @@ def registry():
 # -- checking an exercise before it reaches a page ----------------------------------------------
 
 
-@functools.cache
-def assert_stub_fails_and_solution_passes(exercise_id: str, stub: str, solution: str) -> None:
-    """PluginError unless the stub fails its checks and the reference solution passes them all
-    (a verdict kept in the build's cache, by the exercise, the package's sources and the build's code)."""
-    digest = build_cache.key(
-        exercise_id, stub, solution, build_cache.package_digest(), build_cache.build_code_digest(),
-        build_cache.environment_digest(),
+def checks_key(exercise_id: str, stub: str, solution: str, package: str | None = None) -> str:
+    """The build cache's key of an exercise's verdict: the exercise, the package's sources
+    (`package`: their digest, if already read in this build) and the build's code."""
+    return build_cache.key(
+        exercise_id, stub, solution, package or build_cache.package_digest(),
+        build_cache.build_code_digest(), build_cache.environment_digest(),
     )  # fmt: skip
-    if build_cache.load("exercise-checks", digest):
-        return
+
+
+def what_is_wrong(exercise_id: str, stub: str, solution: str) -> str:
+    """Run an exercise's checks on its stub and its reference solution: "" when the stub fails one
+    and the solution passes them all, else what is wrong (in the build's process or in a worker,
+    helpers/blocks_ahead.py)."""
     check = registry().check
-    stub_report = check(exercise_id, stub, {}, time_limit=BUILD_TIME_LIMIT)
-    if stub_report.passed:
-        raise PluginError(f"exercise {exercise_id!r}: its stub passes every check; a stub must fail one")
+    if check(exercise_id, stub, {}, time_limit=BUILD_TIME_LIMIT).passed:
+        return f"exercise {exercise_id!r}: its stub passes every check; a stub must fail one"
     solution_report = check(exercise_id, solution, {}, time_limit=BUILD_TIME_LIMIT)
     if not solution_report.passed:
-        raise PluginError(
-            f"exercise {exercise_id!r}: the reference solution fails its checks:\n{solution_report.text()}"
-        )
+        return f"exercise {exercise_id!r}: the reference solution fails its checks:\n{solution_report.text()}"
+    return ""
+
+
+@functools.cache
+def assert_stub_fails_and_solution_passes(exercise_id: str, stub: str, solution: str, page: str) -> None:
+    """PluginError unless the stub fails its checks and the reference solution passes them all
+    (a verdict kept in the build's cache, by `checks_key`; run by a worker if one did)."""
+    digest = checks_key(exercise_id, stub, solution)
+    if build_cache.load("exercise-checks", digest):
+        return
+    job = blocks_ahead.exercise_job(exercise_id)
+    wrong = blocks_ahead.take(job, digest, "exercise checks")
+    if wrong is None:
+        began = time.perf_counter()
+        with step("exercise checks", f"{page}.md"):
+            wrong = what_is_wrong(exercise_id, stub, solution)
+        blocks_ahead.remember_seconds(job, time.perf_counter() - began)
+    if wrong:
+        raise PluginError(wrong)
     build_cache.store("exercise-checks", digest, True)
 
 
@@ -242,8 +265,7 @@ def format_exercise(source, language, class_name, options, md, **kwargs) -> str:
     if exercise_id in _state.placed:
         raise SuperFencesException(f"```exercise {exercise_id!r} is placed twice")
     _state.placed[exercise_id] = page
-    with step("exercise checks", f"{page}.md"):
-        assert_stub_fails_and_solution_passes(exercise_id, exercise["stub"], exercise["solution"])
+    assert_stub_fails_and_solution_passes(exercise_id, exercise["stub"], exercise["solution"], page)
     return render_exercise(exercise, md, page)
 
 
@@ -274,6 +296,23 @@ def on_pre_build(config) -> None:
     _state.placed.clear()
     assert_stub_fails_and_solution_passes.cache_clear()
     forget_scratchgrad()
+
+
+def on_files(files, config):
+    """Plan the checks of every exercise whose chapter is in the site and whose verdict the cache
+    lacks, for the workers that run the pages' blocks (helpers/blocks_ahead.py; hooks/runnable.py
+    starts them)."""
+    package = build_cache.package_digest()
+    for exercise in registry().describe():
+        page = f"{exercise['chapter']}.md"
+        key = checks_key(exercise["id"], exercise["stub"], exercise["solution"], package)
+        if files.get_file_from_path(page) is None or build_cache.load("exercise-checks", key):
+            continue
+        name = blocks_ahead.exercise_job(exercise["id"])
+        cost = blocks_ahead.last_seconds(name) or UNTIMED_CHECKS_COST
+        arguments = (exercise["id"], exercise["stub"], exercise["solution"])
+        blocks_ahead.plan(blocks_ahead.Job(name, page, key, cost, blocks_ahead.run_checks, arguments))
+    return files
 
 
 def on_page_markdown(markdown_text, page, config, files):

@@ -2,9 +2,10 @@
 
 `pymdownx.arithmatex` (``generic: true``) leaves each formula as TeX inside
 ``<span class="arithmatex">\\(...\\)</span>`` or ``<div class="arithmatex">\\[...\\]</div>``.
-This hook sends a page's formulas to KaTeX (``node hooks/helpers/katex_render.js``, one process per page)
-and writes the HTML it returns in their place; only KaTeX's stylesheet and fonts reach the reader.
-A formula KaTeX cannot parse fails the build and is named in the error. In the table of
+This hook sends a page's formulas to KaTeX (``node hooks/helpers/katex_render.js``, one process for
+the whole build, a line of JSON per page) and writes the HTML it returns in their place; only
+KaTeX's stylesheet and fonts reach the reader. A formula KaTeX cannot parse fails the build and is
+named in the error. In the table of
 contents (plain text, in the side bar) a heading's formula is written as its bare TeX, without the
 ``\\(...\\)`` delimiters: "How small should h be?".
 
@@ -42,6 +43,7 @@ _FORMULA = re.compile(
 )
 _TOC_FORMULA = re.compile(r"\\\((.*?)\\\)")
 _cache: dict[tuple[str, bool], str] = {}
+_katex: subprocess.Popen | None = None  # the build's one `node` running katex_render.js
 
 PARSE_GUARD = (
     "<style>.sg-parsing .katex-mathml{display:none}</style>"
@@ -102,21 +104,58 @@ def render(formulas: list[tuple[str, bool]], where: str) -> None:
     formulas = [formula for formula in formulas if formula not in _cache]
     if not formulas:
         return
-    node = shutil.which("node")
-    if node is None:
-        raise PluginError("hooks/formulas.py needs Node.js (`node`) to run KaTeX at build time")
     request = json.dumps([{"tex": tex, "display": display} for tex, display in formulas])
     with step("katex (node)", where):
-        run = subprocess.run(
-            [node, str(RENDERER), str(KATEX)], input=request, capture_output=True, text=True, check=False
-        )
-    if run.returncode != 0:
-        raise PluginError(f"{where}: KaTeX failed to run: {run.stderr.strip()}")
-    for (tex, display), answer in zip(formulas, json.loads(run.stdout), strict=True):
+        answers = typeset(request, where)
+    for (tex, display), answer in zip(formulas, answers, strict=True):
         if "error" in answer:
             raise PluginError(f"{where}: KaTeX cannot typeset {tex!r}: {answer['error']}")
         _cache[tex, display] = answer["html"]
         build_cache.store("formulas", build_cache.key(*versions, tex, display), answer["html"])
+
+
+def typeset(request: str, where: str) -> list[dict]:
+    """KaTeX's answers to one line of formulas, from the build's `node` (started on first use)."""
+    global _katex
+    if _katex is None:
+        node = shutil.which("node")
+        if node is None:
+            raise PluginError("hooks/formulas.py needs Node.js (`node`) to run KaTeX at build time")
+        _katex = subprocess.Popen(
+            [node, str(RENDERER), str(KATEX)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, encoding="utf-8",
+        )  # fmt: skip
+    try:
+        _katex.stdin.write(request + "\n")
+        _katex.stdin.flush()
+        answer = _katex.stdout.readline()
+    except OSError:
+        answer = ""
+    if not answer:
+        raise PluginError(f"{where}: KaTeX failed to run: {stop_katex().strip()}")
+    return json.loads(answer)
+
+
+def stop_katex() -> str:
+    """End the build's `node` (at the end of a build, or when it fails); what it wrote to stderr."""
+    global _katex
+    if _katex is None:
+        return ""
+    node, _katex = _katex, None
+    try:
+        _, errors = node.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        node.kill()
+        _, errors = node.communicate()
+    return errors or ""
+
+
+def on_post_build(config) -> None:
+    stop_katex()
+
+
+def on_build_error(error) -> None:
+    stop_katex()
 
 
 def katex_version() -> str:

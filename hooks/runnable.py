@@ -47,6 +47,7 @@ import html
 import importlib
 import json
 import re
+import time
 from dataclasses import dataclass, field
 
 import markdown
@@ -56,6 +57,7 @@ from helpers.fresh_package import forget_scratchgrad
 from helpers.stand_in import stand_in
 from helpers.step_times import step
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from pymdownx.superfences import SuperFencesException
 
 from scratchgrad.page import blocks, break_it, reader_engine
@@ -318,6 +320,20 @@ def on_files(files, config):
     return files
 
 
+def on_nav(nav, config, files):
+    """Give the workers every job the hooks planned (the exercises' checks too), and render the pages
+    that wait for one last, so that the build renders the others meanwhile (helpers/blocks_ahead.py)."""
+    blocks_ahead.submit_planned()
+    blocks_ahead.defer_waiting_pages(files)
+    return nav
+
+
+@event_priority(100)  # before any plugin's on_env: the pages are back in order for all that follows
+def on_env(env, config, files):
+    blocks_ahead.restore_page_order(files)
+    return env
+
+
 def on_post_build(config) -> None:
     blocks_ahead.stop()
 
@@ -349,14 +365,17 @@ def on_page_content(html_text, page, config, files):
             f"{session.page}: runnable blocks {sorted(pending)} vanished from the rendered page"
         )
     digest = blocks_ahead.digest(session.page, in_order)
-    kept = blocks_ahead.take(session.page, digest)
+    job = blocks_ahead.page_job(session.page)
+    kept = blocks_ahead.take(job, digest, "python run blocks")
     if kept is not None:  # run by a worker: kept for the next build as if run here
         build_cache.store("blocks", digest, kept)
     else:
         kept = build_cache.load("blocks", digest)
     if kept is None:
+        began = time.perf_counter()
         with step("python run blocks", page.file.src_uri):
             rendered = run_blocks(session, in_order)
+        blocks_ahead.remember_seconds(job, time.perf_counter() - began)
         # Plain data: a new build imports the package afresh, so its classes are other objects.
         build_cache.store("blocks", digest, [(a, r, dataclasses.astuple(ran)) for a, r, ran in rendered])
     else:

@@ -1,17 +1,22 @@
-"""Not a hook: the pages' ```python run``` blocks, run ahead of the build by worker processes.
+"""Not a hook: the costly work of a build done ahead by worker processes: every page's ```python run```
+blocks, and every exercise's checks (its stub must fail, its solution pass).
 
-A cold build ran every page's blocks one page after another in its own process, two thirds of its
-time, with the machine's other core idle. At the start of a build (hooks/runnable.py's ``on_files``)
-`start` reads each page's blocks from its Markdown (`fenced_blocks`) and sends every page whose
-blocks are not in the build cache to a pool of worker processes, the costliest first, while the
-build goes on rendering pages. When the build reaches a page, `take` gives hooks/runnable.py the
-result under the digest it would look up in the cache (`digest`). The reading here is a forecast,
-not the truth: the digest is of the blocks as SuperFences parsed them, so a page read differently
-here is not found and runs in the build's process, as before; a result is never taken for blocks it
-was not made from. Each worker is a new Python (spawned) that imports the package and
-hooks/runnable.py afresh and runs a page exactly as the build's process would (`run_page`), so a
-page's output does not depend on where it ran. ``SCRATCHGRAD_BUILD_WORKERS=0`` runs every page in
-the build's process; a build with fewer than two pages to run starts no worker.
+A cold build ran every page's blocks and every exercise's checks one after another in its own
+process, with the machine's other core idle. At the start of a build (hooks/runnable.py's
+``on_files``) `start` reads each page's blocks from its Markdown (`fenced_blocks`), hooks/exercises.py
+adds each exercise's checks (`plan`), and every job whose result the build cache lacks goes to a
+pool of worker processes, the costliest first (`submit_planned`, at ``on_nav``): its cost is the
+seconds it took when it last ran (kept in the build cache as a hint for the order, never as a
+result; a job never timed counts by `_COSTLY`). The build's process renders the pages that wait for
+no job first and those that do last (`defer_waiting_pages`; their order is put back for everything
+after the rendering, `restore_page_order`), so it works beside the workers instead of waiting for
+them, and takes each result when it reaches its page (`take`): the result made from the very inputs
+it would look up in the cache (`digest`, or the exercise's key). The reading here is a forecast, not
+the truth: a page read differently here is not found and runs in the build's process, as before; a
+job no worker has started yet when its page is reached runs there too. Each worker is a new Python
+(spawned) that imports the package and the hooks afresh and runs a page or a check exactly as the
+build's process would, so a result does not depend on where it ran. ``SCRATCHGRAD_BUILD_WORKERS=0``
+runs everything in the build's process; a build with fewer than two jobs starts no worker.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import re
 import site
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
@@ -38,12 +44,29 @@ _FENCE_START = re.compile(
     r"""(?:=(?P<quot>"|').*?(?P=quot))?)+)[ \t]*$"""
 )
 _OPTION = re.compile(r"""(?P<key>[a-zA-Z][a-zA-Z0-9_]*)(?:=(?P<quot>"|')(?P<value>.*?)(?P=quot))?""")
-# The blocks that are slow to run: a timing's repeats, torch's import. Those pages start first.
-_COSTLY = re.compile(r'output="varies"|browser="no"')
+# Without a time from an earlier build: the blocks that are slow to run (a timing's repeats, torch's
+# import, a decision boundary's grid of forward passes) count a second each.
+_COSTLY = re.compile(r'output="varies"|browser="no"|decision_boundary\(')
 
 log = logging.getLogger("mkdocs.hooks.blocks_ahead")
+
+
+@dataclasses.dataclass
+class Job:
+    """One piece of work ahead: `page` waits for it, `key` is the digest of what it is made from."""
+
+    name: str
+    page: str
+    key: str
+    cost: float
+    work: Callable
+    arguments: tuple
+    future: Future | None = None
+
+
 _pool: ProcessPoolExecutor | None = None
-_ahead: dict[str, tuple[str, Future]] = {}
+_jobs: dict[str, Job] = {}
+_page_order: list = []  # the files in MkDocs' order, while the waiting pages render last
 
 
 def digest(page: str, in_order: list[tuple[str, dict[str, str]]], package: str | None = None) -> str:
@@ -82,54 +105,119 @@ def fenced_blocks(markdown: str) -> list[tuple[str, dict[str, str]]]:
     return found
 
 
+def page_job(page: str) -> str:
+    """The name of the job that runs `page`'s blocks."""
+    return f"blocks of {page}"
+
+
+def exercise_job(exercise_id: str) -> str:
+    """The name of the job that runs an exercise's checks."""
+    return f"checks of exercise {exercise_id}"
+
+
+def last_seconds(name: str) -> float | None:
+    """How long job `name` took when it last ran (in a worker or in the build's process), if known."""
+    return build_cache.load("seconds", build_cache.key(name))
+
+
+def remember_seconds(name: str, seconds: float) -> None:
+    build_cache.store("seconds", build_cache.key(name), seconds)
+
+
 def start(pages: dict[str, str]) -> None:
-    """Send the pages (name without ``.md`` → Markdown) whose blocks the cache lacks to the workers."""
+    """Plan the blocks of the pages (name without ``.md`` → Markdown) that the cache lacks, and
+    start the workers on the costliest."""
     global _pool
     stop()
-    missing = []
     package = build_cache.package_digest()
     for page, markdown in pages.items():
         in_order = fenced_blocks(markdown)
         key = digest(page, in_order, package)
         if in_order and build_cache.load("blocks", key) is None:
-            missing.append((len(_COSTLY.findall(markdown)), len(in_order), page, in_order, key))
-    if WORKERS < 1 or len(missing) < 2:
+            name = page_job(page)
+            cost = last_seconds(name)
+            if cost is None:
+                cost = len(_COSTLY.findall(markdown)) + len(in_order) / 100
+            plan(Job(name, f"{page}.md", key, cost, run_page, (page, in_order)))
+    if WORKERS < 1 or len(_jobs) < 2:
+        _jobs.clear()
         return
     _pool = ProcessPoolExecutor(
-        max_workers=min(WORKERS, len(missing)),
+        max_workers=WORKERS,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=site.addsitedir,  # the workers import this module and hooks/runnable.py
+        initializer=site.addsitedir,  # the workers import this module and the hooks
         initargs=(str(HOOKS),),
     )
-    for *_, page, in_order, key in sorted(missing, reverse=True):
-        _ahead[page] = (key, _pool.submit(run_page, page, in_order))
+    for job in sorted(_jobs.values(), key=lambda job: -job.cost)[:WORKERS]:
+        job.future = _pool.submit(job.work, *job.arguments)
 
 
-def take(page: str, key: str) -> list | None:
-    """What the workers made of `page`'s blocks if they ran these very blocks (`key`), else None.
-    A block that failed in a worker fails here, with the error the build's process would raise."""
-    key_ahead, future = _ahead.pop(page, (None, None))
-    if future is None:
+def plan(job: Job) -> None:
+    """Add a job, to start at `submit_planned` (a build with no workers runs it where it is needed)."""
+    _jobs[job.name] = job
+
+
+def submit_planned() -> None:
+    """Give the workers every planned job, the costliest first."""
+    if _pool is None:
+        _jobs.clear()
+        return
+    for job in sorted(_jobs.values(), key=lambda job: -job.cost):
+        if job.future is None:
+            job.future = _pool.submit(job.work, *job.arguments)
+
+
+def defer_waiting_pages(files) -> None:
+    """Move the pages that wait for a job to the end of `files` (MkDocs renders pages in that order),
+    in the order the workers will finish their jobs (a page's last job); `restore_page_order` puts
+    them back."""
+    _page_order[:] = list(files)
+    rank: dict[str, int] = {}
+    for position, job in enumerate(sorted(_jobs.values(), key=lambda job: -job.cost)):
+        rank[job.page] = position
+    for page in sorted(rank, key=rank.get):
+        if (file := files.get_file_from_path(page)) is not None:
+            files.remove(file)
+            files.append(file)
+
+
+def restore_page_order(files) -> None:
+    """Put `files` back in MkDocs' own order (the search index, sitemap and copies follow it)."""
+    for file in _page_order:
+        if files.get_file_from_path(file.src_uri) is file:
+            files.remove(file)
+            files.append(file)
+    _page_order.clear()
+
+
+def take(name: str, key: str, what: str):
+    """What a worker made of job `name` if it was made from these very inputs (`key`), else None
+    (then the caller does the work). A job that failed in a worker fails here, with the error the
+    build's process would raise. `what` names the step in the build's timings."""
+    job = _jobs.pop(name, None)
+    if job is None or job.future is None:
         return None
-    if key_ahead != key:
-        future.cancel()
-        log.info("%s: its blocks were read otherwise than SuperFences reads them; run here", page)
+    if job.key != key:
+        job.future.cancel()
+        log.info("%s: read otherwise than the build reads it; run here", name)
         return None
-    if future.cancel():  # no worker has started it: the build's process is free to run it now
+    if job.future.cancel():  # no worker has started it: the build's process is free to run it now
         return None
-    with step_times.step("waiting for a worker's blocks", page):
-        rendered, seconds, cpu_seconds = future.result()
-    step_times.record("python run blocks (in a worker)", seconds, page)
-    step_times.record("python run blocks (in a worker), CPU time", cpu_seconds, page)
-    return rendered
+    with step_times.step("waiting for a worker", job.page):
+        result, seconds, cpu_seconds = job.future.result()
+    step_times.record(f"{what} (in a worker)", seconds, job.page)
+    step_times.record(f"{what} (in a worker), CPU time", cpu_seconds, job.page)
+    remember_seconds(name, seconds)
+    return result
 
 
 def stop() -> None:
-    """Let the workers go: at the end of a build, or when it fails, without waiting for pages no one took."""
+    """Let the workers go: at the end of a build, or when it fails, without waiting for jobs no one took."""
     global _pool
-    for _, future in _ahead.values():
-        future.cancel()
-    _ahead.clear()
+    for job in _jobs.values():
+        if job.future is not None:
+            job.future.cancel()
+    _jobs.clear()
     if _pool is not None:
         _pool.shutdown(wait=False, cancel_futures=True)
         _pool = None
@@ -137,19 +225,38 @@ def stop() -> None:
 
 # -- in a worker ---------------------------------------------------------------------------------
 
-_runnable = None
+_hooks: dict[str, object] = {}
+
+
+def _hook(name: str):
+    """A hook module of hooks/, loaded in a worker as MkDocs loads it in the build's process."""
+    if name not in _hooks:
+        spec = importlib.util.spec_from_file_location(name, HOOKS / f"{name}.py")
+        module = sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _hooks[name] = module
+    return _hooks[name]
+
+
+def _timed(work: Callable, *arguments) -> tuple[object, float, float]:
+    began, began_cpu = time.perf_counter(), time.process_time()
+    result = work(*arguments)
+    return result, time.perf_counter() - began, time.process_time() - began_cpu
 
 
 def run_page(page: str, in_order: list[tuple[str, dict[str, str]]]) -> tuple[list, float, float]:
     """In a worker: run a page's blocks as hooks/runnable.py does in the build's process; its
     results as the cache keeps them, and the seconds it took (wall clock, then CPU time)."""
-    global _runnable
-    if _runnable is None:
-        spec = importlib.util.spec_from_file_location("runnable", HOOKS / "runnable.py")
-        module = sys.modules["runnable"] = importlib.util.module_from_spec(spec)  # as MkDocs loads a hook
-        spec.loader.exec_module(module)
-        _runnable = module
-    began, began_cpu = time.perf_counter(), time.process_time()
-    rendered = _runnable.run_blocks(_runnable.PageSession(page), in_order)
-    plain = [(a, r, dataclasses.astuple(ran)) for a, r, ran in rendered]
-    return plain, time.perf_counter() - began, time.process_time() - began_cpu
+    runnable = _hook("runnable")
+
+    def run() -> list:
+        rendered = runnable.run_blocks(runnable.PageSession(page), in_order)
+        return [(a, r, dataclasses.astuple(ran)) for a, r, ran in rendered]
+
+    return _timed(run)
+
+
+def run_checks(exercise_id: str, stub: str, solution: str) -> tuple[str, float, float]:
+    """In a worker: an exercise's checks as hooks/exercises.py runs them ("" when its stub fails and
+    its solution passes, else what is wrong), and the seconds they took."""
+    return _timed(_hook("exercises").what_is_wrong, exercise_id, stub, solution)

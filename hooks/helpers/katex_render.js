@@ -1,20 +1,19 @@
-// Typesets formulas for hooks/formulas.py: reads [{tex, display}] as JSON on stdin and writes
-// [{html} or {error}] as JSON on stdout, one answer per formula, in order.
+// Typesets formulas for hooks/formulas.py, one request per line for as long as the build runs: reads
+// a line [{tex, display}] as JSON on stdin and writes a line [{html} or {error}] as JSON on stdout,
+// one answer per formula, in order. Ends when stdin closes.
 // Usage: node hooks/helpers/katex_render.js path/to/node_modules/katex
 "use strict";
 
+const readline = require("node:readline");
 const katex = require(process.argv[2]);
 
-let input = "";
-process.stdin.setEncoding("utf8");
-process.stdin.on("data", (chunk) => (input += chunk));
-process.stdin.on("end", () => {
-  const answers = JSON.parse(input).map(({ tex, display }) => {
+readline.createInterface({ input: process.stdin }).on("line", (line) => {
+  const answers = JSON.parse(line).map(({ tex, display }) => {
     try {
       return { html: katex.renderToString(tex, { displayMode: display, throwOnError: true, strict: "error" }) };
     } catch (error) {
       return { error: String(error.message || error) };
     }
   });
-  process.stdout.write(JSON.stringify(answers));
+  process.stdout.write(JSON.stringify(answers) + "\n");
 });
