@@ -37,6 +37,8 @@ HOST_ONLY_PATHS = {
     "tests/test_build_cache.py": "builds MkDocs sites, with MkDocs and ProperDocs",
     "tests/playground/test_boundary_parity.py": "runs the Playground's JavaScript in Node",
     "tests/test_notation.py": "reads web/ (the Playground's labels): not in the Pyodide test tree",
+    "tests/exercises/test_remote.py": "checks across two processes: the reader's code in a second one, "
+    "which Pyodide cannot start",
 }
 HOST_ONLY_TESTS = {
     **{

@@ -4,9 +4,12 @@ in a process survives ``os._exit(0)``, so the parent waits at most one piece's t
 time where the system tells it, at most `WALL_FACTOR` times that on the clock) for each sign of
 life, kills the child past it, and believes a verdict only from the child's one complete record
 (every report and the nonce it was given) on a pipe the parent opened; anything else, an exit, a
-kill, a record cut short or a second one, is "did not finish". It keeps honest mistakes and stray
-writes out, not an adversary who reads the nonce from memory. Pyodide cannot start processes:
-there `run_checks` runs in this process, guarded by the page's Stop button.
+kill, a record cut short or a second one, is "did not finish". That keeps honest mistakes and stray
+writes out, not an adversary who reads the nonce from memory: so the exercises of
+`scratchgrad.exercises.remote.ACROSS` are checked here, with only the reader's code in a child
+(the verdict out of its reach), and their reports replace the child's. Pyodide cannot start
+processes: there `run_checks` runs in this process, guarded by the page's Stop button, and its
+verdict only unlocks the reader's own badge.
 """
 
 from __future__ import annotations
@@ -22,7 +25,10 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from scratchgrad.exercises.registry import by_id
+from scratchgrad.exercises.remote import ACROSS, check_all_across
 from scratchgrad.exercises.report import Report, report_from_dict
+from scratchgrad.exercises.runner import earlier_pieces
 from scratchgrad.exercises.sandbox import WALL_FACTOR
 
 __all__ = ["DidNotFinish", "run_checks"]
@@ -43,6 +49,10 @@ def run_checks(
     payload = {"pieces": dict(pieces), "target": target, "time_limit": time_limit, "seed": seed}
     if sys.platform == "emscripten":
         return _reports(payload)
+    if target in ACROSS:  # builds only on pieces of ACROSS: every verdict is reached in this process
+        wanted = {piece.id for piece in earlier_pieces(by_id(target))} | {target}
+        used = {piece: source for piece, source in pieces.items() if piece in wanted}
+        return check_all_across(used, time_limit=time_limit, seed=seed)
     nonce = secrets.token_hex(16)
     with tempfile.TemporaryDirectory(prefix="scratchgrad-check-") as folder:
         progress = Path(folder) / "progress"
@@ -62,13 +72,14 @@ def run_checks(
         finally:
             text = records.text()
     data = _one_record(text, nonce)
+    across = check_all_across(pieces, time_limit=time_limit, seed=seed) if target is None else {}
     if data is None:
         how = f"exit code {child.returncode}" if child.returncode >= 0 else f"signal {-child.returncode}"
         raise DidNotFinish(
             f"did not finish: the check ended ({how}) before it could report — does your code call "
             "os._exit() or exit the process some other way, or was it killed?"
         )
-    return {exercise: report_from_dict(report) for exercise, report in data["reports"].items()}
+    return {exercise: report_from_dict(report) for exercise, report in data["reports"].items()} | across
 
 
 def _wait(child: subprocess.Popen, progress: Path, patience: float) -> None:

@@ -1,0 +1,516 @@
+"""Checks whose verdict the reader's code cannot reach: the checks run in this process and the
+reader's code in a second Python, the "reader process", which holds nothing of the checker's.
+The checks call the reader's functions through `RemoteFunction`s: each call goes over a pipe as
+plain data (numbers, strings, None, lists, tuples), and what comes back is plain data too, or an
+`Opaque` stand-in for anything else; a function the checks pass (the f of ``slope(f, x)``) reaches
+the reader as a copy when it computes with numbers and `math` only, else as a call-only handle, so
+the reader's code reaches nothing of the checker's. What
+the reader's code writes on its pipe is at most an answer, judged here like any other: a forged
+answer can only be a right one. Only exercises whose checks need nothing but such calls (`ACROSS`)
+are checked this way; the others still run whole in one child (`scratchgrad.exercises.isolated`).
+"""
+
+from __future__ import annotations
+
+import base64
+import builtins
+import contextlib
+import json
+import linecache
+import marshal
+import math
+import os
+import random
+import select
+import subprocess
+import sys
+import time
+import types
+from collections.abc import Callable, Iterator, Mapping
+
+from scratchgrad.exercises.borrowed import book_imports, borrowed_names
+from scratchgrad.exercises.exercise import Engine, Exercise, Fail
+from scratchgrad.exercises.registry import by_id
+from scratchgrad.exercises.report import CheckLine, CodeError, PieceUse, Report
+from scratchgrad.exercises.runner import (
+    _code_error,
+    _execute,
+    _exited,
+    _providers,
+    _stopped,
+    earlier_pieces,
+    load_pieces,
+)
+from scratchgrad.exercises.sandbox import WALL_FACTOR, Sandbox, TimeLimitExceeded, reader_filename
+
+__all__ = ["ACROSS", "Opaque", "RemoteFunction", "check_across", "check_all_across"]
+
+ACROSS = ("slope", "tanh-derivative", "fan-out", "descent")
+"""The exercises checked across two processes, in story order: each builds only on earlier ones of
+these, and its checks only call the reader's functions with numbers and functions of numbers, and
+read numbers back."""
+
+STARTUP_SECONDS = 1.0  # CPU seconds for the reader process's start and import
+_NO_REPLY = "did not finish: your code wrote something that is no answer on the pipe to the checks"
+
+
+class Opaque:
+    """What the reader's function returned when it is not plain data: its type's name and repr."""
+
+    def __init__(self, kind: str, text: str) -> None:
+        self.kind, self.text = kind, text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
+
+
+class _Stopped(Exception):  # noqa: N818 (the run "stopped")
+    """The reader process ended or overran; the message says how, in the reader's terms."""
+
+
+class _Raised(Exception):  # noqa: N818 (the reader's code "raised")
+    def __init__(self, error: CodeError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _encode(value: object, handles: list | None) -> object:
+    if value is None or isinstance(value, bool):
+        return {"v": value if value is None else bool(value)}
+    if isinstance(value, int | str):  # as the plain type: a subclass's own methods stay behind
+        return {"v": int.__int__(value) if isinstance(value, int) else str.__str__(value)}
+    if isinstance(value, float):
+        return {"f": float.__repr__(value)}
+    if isinstance(value, list | tuple):
+        return {"list" if isinstance(value, list) else "tuple": [_encode(item, handles) for item in value]}
+    if handles is not None and callable(value):
+        if copy := _copy_of(value):
+            return copy
+        handles.append(value)
+        return {"handle": len(handles) - 1}
+    return {"opaque": type(value).__name__, "repr": _safe_repr(value)}
+
+
+def _copy_of(function: object) -> dict | None:
+    """A function of the checks' as a copy for the reader process, when it computes with plain data
+    and `math` only (math.sin; ``lambda x: a * (x - m) ** 2 + k``): a call there then costs no trip
+    over the pipe, and the copy reaches nothing of this process. None for any other function."""
+    if getattr(function, "__self__", None) is math:
+        return {"math": function.__name__}
+    code = getattr(function, "__code__", None)
+    if not isinstance(function, types.FunctionType) or not set(code.co_names) <= _COPYABLE_NAMES:
+        return None
+    parts = [*(function.__defaults__ or ()), *(cell.cell_contents for cell in function.__closure__ or ())]
+    if not all(_plain(part) for part in parts):
+        return None
+    return {
+        "code": base64.b64encode(marshal.dumps(code)).decode("ascii"),
+        "defaults": _encode(list(function.__defaults__ or ()), None),
+        "cells": _encode([cell.cell_contents for cell in function.__closure__ or ()], None),
+    }
+
+
+_COPYABLE_NAMES = {"math", *dir(math), "abs", "min", "max", "sum", "pow", "float", "int", "round"}
+
+
+def _plain(value: object) -> bool:
+    if isinstance(value, list | tuple):
+        return all(_plain(item) for item in value)
+    return value is None or type(value) in (bool, int, float, str)
+
+
+def _function_from(copy: dict) -> Callable:
+    """In the reader process: the function `_copy_of` sent."""
+    if "math" in copy:
+        return getattr(math, str(copy["math"]))
+    code = marshal.loads(base64.b64decode(copy["code"]))
+    cells = tuple(types.CellType(item) for item in _decode(copy["cells"], None))
+    defaults = tuple(_decode(copy["defaults"], None)) or None
+    return types.FunctionType(code, {"__builtins__": builtins, "math": math}, code.co_name, defaults, cells)
+
+
+def _decode(data: dict, call_back: Callable[[int], Callable] | None) -> object:
+    if "v" in data:
+        return data["v"]
+    if "f" in data:
+        return float(data["f"])
+    if "list" in data or "tuple" in data:
+        items = [_decode(item, call_back) for item in data.get("list", data.get("tuple"))]
+        return items if "list" in data else tuple(items)
+    if call_back is not None and "handle" in data:
+        return call_back(int(data["handle"]))
+    if call_back is not None and ("math" in data or "code" in data):
+        return _function_from(data)
+    return Opaque(str(data.get("opaque", "?")), str(data.get("repr", "?")))
+
+
+def _safe_repr(value: object) -> str:
+    try:
+        return repr(value)[:200]
+    except BaseException:  # the reader's __repr__ may raise anything
+        return f"<{type(value).__name__} object>"
+
+
+class _Channel:
+    """The checker's end: requests on the reader process's stdin, replies from its stdout, each one
+    JSON line; waits for a reply at most `patience` CPU seconds of the reader's (or `WALL_FACTOR`
+    times that on the clock, less queueing), counted from the run's start."""
+
+    def __init__(self, child: subprocess.Popen, patience: float) -> None:
+        from scratchgrad.exercises.isolated import _child_clocks  # isolated imports this module
+
+        self._child, self._patience, self._buffer = child, patience, b""
+        self._clocks = _child_clocks(child.pid)
+        self._wall = patience * WALL_FACTOR if self._clocks else patience
+        self._start = time.monotonic()
+        self.handles: list[Callable] = []
+
+    def send(self, message: dict) -> None:
+        try:
+            self._child.stdin.write((json.dumps(message) + "\n").encode("utf-8"))
+            self._child.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise _Stopped(self._ended()) from None
+
+    def receive(self) -> dict:
+        fd = self._child.stdout.fileno()
+        while b"\n" not in self._buffer:
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if ready:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    raise _Stopped(self._ended())
+                self._buffer += chunk
+            else:
+                self._overran()
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        try:
+            message = json.loads(line)
+        except (ValueError, RecursionError):
+            message = None
+        if not isinstance(message, dict):
+            self.stop()
+            raise _Stopped(_NO_REPLY)
+        return message
+
+    def ask(self, message: dict) -> dict:
+        """Send `message`; answer the reader's calls of the checker's functions until its reply."""
+        self.send(message)
+        while "callback" in (reply := self.receive()):
+            try:
+                handle = self.handles[int(reply["callback"])]
+                args = [_decode(arg, None) for arg in reply.get("args", [])]
+                self.send({"value": _encode(handle(*args), None)})
+            except Exception as error:  # the checker's function failed on the reader's arguments
+                self.send({"error": type(error).__name__, "message": str(error)})
+        return reply
+
+    def _overran(self) -> None:
+        used, queued = self._clocks() if self._clocks else (0.0, 0.0)
+        waited = time.monotonic() - self._start - queued
+        if self._clocks and used > self._patience:
+            self.stop()
+            raise _Stopped(
+                f"did not finish: a check used more than {self._patience:g} s of CPU time and was stopped — "
+                "is there a loop that never ends, perhaps inside one call such as sum(itertools.repeat(0))?"
+            )
+        if waited > self._wall:
+            self.stop()
+            raise _Stopped(
+                f"did not finish: a check ran longer than {self._wall:g} s and was stopped — is there a loop "
+                "that never ends, or does your code sleep or wait for something?"
+            )
+
+    def _ended(self) -> str:
+        code = self._child.wait()
+        how = f"exit code {code}" if code >= 0 else f"signal {-code}"
+        return (
+            f"did not finish: your code's process ended ({how}) before the checks did — does your code "
+            "call os._exit() or exit the process some other way?"
+        )
+
+    def stop(self) -> None:
+        if self._child.poll() is None:
+            self._child.kill()
+        self._child.wait()
+        for pipe in (self._child.stdin, self._child.stdout):
+            with contextlib.suppress(OSError):  # the reader process closed its end first
+                pipe.close()
+
+
+class _CodeSpan:
+    """Where a function of the reader's sits in their code, as a code object tells it: enough for
+    `scratchgrad.exercises.shares.line_in` to quote the reader's line (the source is in linecache)."""
+
+    def __init__(self, filename: str, first: int, lines: list[int]) -> None:
+        self.co_filename, self.co_firstlineno, self._lines = filename, first, lines
+
+    def co_lines(self) -> list[tuple[int, int, int]]:
+        return [(0, 0, line) for line in self._lines]
+
+
+class RemoteFunction:
+    """A function of the reader's, called in the reader process: arguments and result as plain data."""
+
+    def __init__(self, channel: _Channel, name: str, span: _CodeSpan | None = None) -> None:
+        self._channel, self.__name__ = channel, name
+        if span is not None:
+            self.__code__ = span
+
+    def __call__(self, *args: object) -> object:
+        reply = self._channel.ask(
+            {"call": self.__name__, "args": [_encode(a, self._channel.handles) for a in args]}
+        )
+        try:
+            if "value" in reply:
+                return _decode(reply["value"], None)
+            if "raised" in reply:
+                raise _Raised(CodeError(**reply["raised"]))
+            stopped = reply["stopped"]
+        except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
+            stopped = _NO_REPLY
+        self._channel.stop()
+        raise _Stopped(str(stopped))
+
+    def __repr__(self) -> str:
+        return f"<your function {self.__name__}>"
+
+
+def check_all_across(pieces: Mapping[str, str], *, time_limit: float, seed: int) -> dict[str, Report]:
+    """Check every piece of `pieces` that is one of `ACROSS`, in story order, each on the passing
+    ones before it (the reference for the others): a report per piece checked."""
+    reports: dict[str, Report] = {}
+    for exercise_id in ACROSS:
+        if exercise_id in pieces:
+            passing = {piece: pieces[piece] for piece, report in reports.items() if report.passed}
+            reports[exercise_id] = check_across(
+                exercise_id, pieces[exercise_id], passing, time_limit=time_limit, seed=seed
+            )
+    return reports
+
+
+def check_across(
+    exercise_id: str, source: str, earlier: Mapping[str, str], *, time_limit: float, seed: int
+) -> Report:
+    """Check the reader's `source` for `exercise_id` (one of `ACROSS`) on the reader's passing pieces
+    `earlier` (the reference for the others): the reader's code loaded and called in a reader
+    process, the checks and the verdict here."""
+    exercise = by_id(exercise_id)
+    for piece, code in {**earlier, exercise.id: source}.items():  # for the quotes of the reader's lines
+        linecache.cache[reader_filename(piece)] = (
+            len(code),
+            None,
+            code.splitlines(keepends=True),
+            reader_filename(piece),
+        )
+    child = subprocess.Popen(
+        [sys.executable, "-m", "scratchgrad.exercises.remote"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    channel = _Channel(child, time_limit + STARTUP_SECONDS)
+    try:
+        return _check_on(channel, exercise, source, earlier, time_limit, seed)
+    finally:
+        channel.stop()
+
+
+def _check_on(
+    channel: _Channel,
+    exercise: Exercise,
+    source: str,
+    earlier: Mapping[str, str],
+    time_limit: float,
+    seed: int,
+) -> Report:
+    report = Report(exercise.id, "passed", "", seed=seed)
+    earlier_ids = [piece.id for piece in earlier_pieces(exercise)]
+    try:
+        loaded = channel.ask(
+            {"load": source, "exercise": exercise.id, "time_limit": time_limit,
+             "earlier": {piece: earlier[piece] for piece in earlier_ids if piece in earlier}}
+        )  # fmt: skip
+        report.pieces = _pieces(loaded.get("pieces"))
+        if "raised" in loaded or "stopped" in loaded:
+            outcome = "raised" if "raised" in loaded else "stopped"
+            report.error = _code_error_from(loaded.get("error"))
+            return _finish_across(report, channel, outcome, str(loaded.get("headline", "did not finish")))
+        if borrowed := book_imports(source) or loaded.get("borrowed"):
+            report.checks.append(CheckLine("the piece is your own code", False, str(borrowed)))
+            return _finish_across(
+                report, channel, "failed", "your code takes the book's implementation instead of writing it"
+            )
+        namespace = _functions(channel, loaded.get("functions"))
+    except _Stopped as stopped:
+        return _finish_across(report, None, "stopped", str(stopped))
+    for hidden in exercise.checks:
+        engine = Engine(namespace, _providers(), random.Random(f"{seed}: {hidden.title}"))
+        try:
+            channel.ask({"seed": f"{seed}: {hidden.title}"})
+            report.checks.append(CheckLine(hidden.title, True, hidden.run(engine)))
+        except Fail as failure:
+            report.checks.append(CheckLine(hidden.title, False, str(failure), failure.graph))
+        except _Raised as raised:
+            report.checks.append(CheckLine(hidden.title, False, f"raised {raised.error}"))
+        except _Stopped as stopped:
+            report.checks.append(CheckLine(hidden.title, False, str(stopped)))
+            return _finish_across(report, None, "stopped", str(stopped))
+        except Exception as error:  # a check's own arithmetic on what came back, as in one process
+            report.checks.append(CheckLine(hidden.title, False, f"raised {_code_error(error, exercise.id)}"))
+    failed = sum(not line.passed for line in report.checks)
+    total = len(report.checks)
+    if failed:
+        return _finish_across(report, channel, "failed", f"{failed} of {total} checks failed (seed {seed})")
+    return _finish_across(report, channel, "passed", f"all {total} checks passed")
+
+
+def _functions(channel: _Channel, functions: object) -> dict[str, RemoteFunction]:
+    """The reader's functions by name, as the reader process listed them with their code's lines."""
+    try:
+        return {
+            str(name): RemoteFunction(
+                channel,
+                str(name),
+                _CodeSpan(str(span[0]), int(span[1]), [int(n) for n in span[2]]) if span else None,
+            )
+            for name, span in functions.items()
+        }
+    except (AttributeError, TypeError, ValueError, IndexError, KeyError):
+        channel.stop()
+        raise _Stopped(_NO_REPLY) from None
+
+
+def _code_error_from(error: object) -> CodeError | None:
+    try:
+        return CodeError(**error) if error else None
+    except TypeError:
+        return None  # written by the reader's code, not by this module
+
+
+def _pieces(uses: object) -> list[PieceUse]:
+    try:
+        return [PieceUse(**dict(use, provides=tuple(use["provides"]))) for use in uses or []]
+    except (TypeError, ValueError, KeyError):
+        return []  # written by the reader's code, not by this module: no list of pieces to show
+
+
+def _finish_across(report: Report, channel: _Channel | None, outcome: str, headline: str) -> Report:
+    """`report` with its verdict, and what the reader's code printed and the seconds it used (nothing
+    when its process has ended)."""
+    report.outcome, report.headline = outcome, headline
+    if channel is None:
+        return report
+    try:
+        reply = channel.ask({"bye": True})
+        report.output, report.output_dropped = str(reply.get("output", "")), int(reply.get("dropped", 0))
+        report.seconds = round(float(reply.get("seconds", 0.0)), 3)
+    except (_Stopped, ValueError, TypeError):
+        pass  # the verdict stands; only the printout is lost
+    return report
+
+
+def _serve() -> None:
+    """In the reader process: load the reader's code, then answer calls until "bye"."""
+    # The pipes move off fds 0 and 1, which then lead nowhere: input(), or a write on sys.__stdout__,
+    # cannot take a request or pass for an answer.
+    requests, replies = os.fdopen(os.dup(0), "rb"), os.fdopen(os.dup(1), "wb")
+    nowhere = os.open(os.devnull, os.O_RDWR)
+    os.dup2(nowhere, 0)
+    os.dup2(nowhere, 1)
+    lines: Iterator[bytes] = iter(requests.readline, b"")
+
+    def reply(message: dict) -> None:
+        replies.write((json.dumps(message) + "\n").encode("utf-8"))
+        replies.flush()
+
+    def receive() -> dict:
+        return json.loads(next(lines))
+
+    def handle(number: int) -> Callable:
+        def call(*args: object) -> object:
+            reply({"callback": number, "args": [_encode(arg, None) for arg in args]})
+            answer = receive()
+            if "value" in answer:
+                return _decode(answer["value"], None)
+            error = getattr(builtins, str(answer.get("error")), None)
+            if not (isinstance(error, type) and issubclass(error, Exception)):
+                error = RuntimeError
+            raise error(answer.get("message", ""))
+
+        return call
+
+    first = receive()
+    exercise = by_id(first["exercise"])
+    sandbox = Sandbox(first["time_limit"])
+    namespace: dict = {"__name__": "__exercise__", "__builtins__": builtins}
+    source, uses = first["load"], []
+    try:
+        uses = [
+            vars(use) for use in load_pieces(earlier_pieces(exercise), first["earlier"], namespace, sandbox)
+        ]
+        _execute(source, reader_filename(exercise.id), namespace, sandbox)
+    except (TimeLimitExceeded, KeyboardInterrupt):
+        reply({"stopped": True, "headline": _stopped(sandbox), "pieces": uses})
+    except SystemExit as error:
+        code_error = _code_error(error, exercise.id)
+        reply({"stopped": True, "error": vars(code_error), "headline": _exited(code_error), "pieces": uses})
+    except BaseException as error:
+        code_error = _code_error(error, exercise.id)
+        reply(
+            {
+                "raised": True,
+                "error": vars(code_error),
+                "headline": f"your code raised {code_error}",
+                "pieces": uses,
+            }
+        )
+    else:
+        borrowed = borrowed_names(exercise, namespace, source)  # what runs: only this process can look
+        functions = {
+            name: _span(value)
+            for name, value in namespace.items()
+            if callable(value) and not name.startswith("__")
+        }
+        reply({"borrowed": borrowed, "functions": functions, "pieces": uses})
+    for request in map(json.loads, lines):
+        if "bye" in request:
+            reply(
+                {
+                    "output": sandbox.output.getvalue(),
+                    "dropped": sandbox.output.dropped,
+                    "seconds": sandbox.elapsed,
+                }
+            )
+            break
+        if "seed" in request:
+            random.seed(request["seed"])  # the reader's own random draws, as in-process checks seed them
+            reply({})
+            continue
+        args = [_decode(arg, handle) for arg in request["args"]]
+        try:
+            reply({"value": _encode(sandbox.run(namespace[request["call"]], *args), None)})
+        except (TimeLimitExceeded, KeyboardInterrupt):
+            reply({"stopped": _stopped(sandbox)})
+        except SystemExit as error:
+            reply({"stopped": _exited(_code_error(error, exercise.id))})
+        except BaseException as error:
+            reply({"raised": vars(_code_error(error, exercise.id))})
+    os._exit(0)
+
+
+def _span(function: object) -> list | None:
+    """[file name, first line, every line] of a function's code, for `_CodeSpan`; None for no code."""
+    code = getattr(function, "__code__", None)
+    try:
+        return [
+            code.co_filename,
+            code.co_firstlineno,
+            [line for _, _, line in code.co_lines() if line is not None],
+        ]
+    except (AttributeError, TypeError):
+        return None
+
+
+if __name__ == "__main__":
+    _serve()

@@ -1,0 +1,136 @@
+"""The exercises checked across two processes (`scratchgrad.exercises.remote.ACROSS`): the verdict is
+reached where the reader's code never runs, so code that finds and forges the checker's record, or
+writes on its own pipe, gets no pass; and the checks say the same there as in one process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scratchgrad.exercises import check
+from scratchgrad.exercises.cli import main
+from scratchgrad.exercises.isolated import run_checks
+from scratchgrad.exercises.registry import by_id
+from scratchgrad.exercises.remote import ACROSS
+
+WRONG_TANH = "def tanh_derivative(x):\n    return 1 - x * x\n"
+
+# The reader's code walks up the stack for the frame that holds the record's pipe and its nonce (as
+# the child of scratchgrad.exercises.isolated had them), writes a passing record there and ends.
+FRAME_FORGE = (
+    "import sys, os, json\n"
+    "def forge():\n"
+    "    frame = sys._getframe()\n"
+    "    while frame is not None:\n"
+    "        found = frame.f_locals\n"
+    "        if 'nonce' in found and 'record' in found:\n"
+    "            Report = frame.f_globals['Report']\n"
+    "            report = Report(exercise='tanh-derivative', outcome='passed', headline='passed')\n"
+    "            record = {'nonce': found['nonce'], 'reports': {'tanh-derivative': report.as_dict()},"
+    " 'complete': True}\n"
+    "            os.write(found['record'], (json.dumps(record) + '\\n').encode())\n"
+    "            os._exit(0)\n"
+    "        frame = frame.f_back\n"
+)
+FORGERS = {
+    "frame-forge-when-loaded": FRAME_FORGE + "forge()\n" + WRONG_TANH,
+    "frame-forge-in-a-call": FRAME_FORGE + "def tanh_derivative(x):\n    forge()\n    return 1 - x * x\n",
+    # whatever the reader's code writes on its process's pipe is an answer, judged like any other
+    "writes-on-its-pipe": (
+        "import os\n"
+        "def tanh_derivative(x):\n"
+        "    for fd in range(3, 10):  # wherever the pipe to the checker is\n"
+        "        try:\n"
+        '            os.write(fd, b\'{"value": {"f": "1.0"}}\\n{"bye": true}\\n\')\n'
+        "        except OSError:\n"
+        "            pass\n"
+        "    return 1.0\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("forger", FORGERS.values(), ids=FORGERS.keys())
+def test_code_that_forges_a_record_gets_no_pass(forger, tmp_path, capsys):
+    path = tmp_path / "tanh-derivative.py"
+    path.write_text(forger, encoding="utf-8")
+    assert main(["check", "tanh-derivative", str(path), "--seed", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "PASSED" not in out
+    assert out.splitlines()[-2].startswith("FAILED: ")
+
+
+@pytest.mark.parametrize("exercise_id", ACROSS)
+def test_across_processes_the_checks_say_what_they_say_in_one(exercise_id):
+    exercise = by_id(exercise_id)
+    sources = {"solution": exercise.solution} | {
+        wrong.name: exercise.wrong_source(wrong.name) for wrong in exercise.wrong
+    }
+    for name, source in sources.items():
+        across = run_checks({exercise_id: source}, exercise_id, 10.0, 7)[exercise_id]
+        alone = check(exercise_id, source, seed=7)
+        assert (across.outcome, across.headline, across.checks) == (
+            alone.outcome,
+            alone.headline,
+            alone.checks,
+        ), name
+        assert across.pieces == alone.pieces, name
+
+
+def test_descent_is_checked_on_the_readers_passing_slope_and_quotes_the_readers_line():
+    slope = "def slope(f, x, h=1e-6):\n    return (f(x + h) - f(x)) / h\n"
+    wrong = by_id("descent").wrong_source("rate-unused")
+    report = run_checks({"slope": slope, "descent": wrong}, "descent", 10.0, 3)["descent"]
+    assert [(use.exercise, use.source) for use in report.pieces] == [("slope", "yours")]
+    assert not report.passed
+    assert "(your line" in report.text()
+    assert report.text() == check("descent", wrong, {"slope": slope}, seed=3).text()
+
+
+def test_the_readers_function_gets_numbers_and_call_only_functions_and_its_objects_come_back_opaque():
+    probe = (
+        "def slope(f, x, h=1e-6):\n"
+        "    assert not hasattr(f, '__globals__') or 'EXERCISE' not in f.__globals__, 'the checker leaked'\n"
+        "    try:\n"
+        "        f('not a number')\n"
+        "    except TypeError:\n"
+        "        return object()\n"
+    )
+    report = run_checks({"slope": probe}, "slope", 10.0, 1)["slope"]
+    assert report.outcome == "failed"
+    assert "you got <object object at" in report.checks[0].message
+
+
+def test_code_that_ends_its_process_did_not_finish(tmp_path: Path):
+    report = run_checks({"slope": "import os\nos._exit(0)\n"}, "slope", 10.0, 1)["slope"]
+    assert report.outcome == "stopped"
+    assert "did not finish: your code's process ended (exit code 0)" in report.headline
+
+
+def test_input_and_writes_on_the_standard_streams_do_not_touch_the_checkers_pipe():
+    slope = (
+        "import os, sys\n"
+        "def slope(f, x, h=1e-6):\n"
+        "    os.write(1, b'not an answer\\n')\n"
+        "    sys.__stdout__.write('nor this\\n')\n"
+        "    try:\n"
+        "        input()\n"
+        "    except EOFError:\n"
+        "        pass\n"
+        "    return (f(x + h) - f(x)) / h\n"
+    )
+    assert run_checks({"slope": slope}, "slope", 10.0, 1)["slope"].passed
+
+
+def test_a_number_that_claims_to_equal_everything_arrives_as_a_plain_number():
+    liar = (
+        "class Anything(float):\n"
+        "    def __sub__(self, other):\n"
+        "        return 0.0\n"
+        "    __rsub__ = __sub__\n"
+        "def tanh_derivative(x):\n"
+        "    return Anything(42.0)\n"
+    )
+    report = run_checks({"tanh-derivative": liar}, "tanh-derivative", 10.0, 1)["tanh-derivative"]
+    assert not report.passed
+    assert "yours gives 42.0" in report.checks[0].message
