@@ -166,7 +166,7 @@ def render_exercise(exercise: dict, md, page: str) -> str:
     }
     if exercise["command_line_only"]:
         attributes["data-sg-needs"] = " ".join(exercise["needs"])
-        kicker = "Your turn · checked on the command line"
+        kicker = f"Your turn · on your own machine, with {' and '.join(exercise['needs'])}"
     else:
         kicker = f"Your turn · piece {pieces.index(exercise_id) + 1} of {len(pieces)}"
     opening = " ".join(f'{name}="{html.escape(value, quote=True)}"' for name, value in attributes.items())

@@ -150,7 +150,7 @@ def test_a_command_line_exercise_is_listed_apart_and_says_how_to_check_it() -> N
     assert re.findall(r'data-sg-piece="([^"]+)"', apart) == ["torch-port"]
     assert '<span class="sg-progress">checked on the command line</span>' in apart
     block = render("what-pytorch-does", fence("torch-port"))
-    assert "Your turn · checked on the command line" in block
+    assert "Your turn · on your own machine, with torch" in block
     assert 'data-sg-needs="torch"' in block
     assert "sg-exercise__offline" not in block
     command = "python -m scratchgrad.exercises check torch-port my_scratchgrad_engine.py"
