@@ -416,7 +416,6 @@ def test_a_command_line_exercise_keeps_the_code_shows_the_commands_and_asks_befo
     assert section.get_attribute("data-sg-solution-views") == "1"
     button(page, "torch-port", "Hide solution").click()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    section.scroll_into_view_if_needed()  # an off-screen block is not rendered (content-visibility)
     section.screenshot(path=ARTIFACTS / f"exercise-command-line-{width}px-{scheme}.png")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     page.reload()
