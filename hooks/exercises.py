@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import functools
 import html
+import importlib
 import re
 import time
 from dataclasses import dataclass, field
@@ -171,7 +172,7 @@ def exercise_link(exercise: dict, from_page: str) -> str:
 def render_exercise(exercise: dict, md, page: str) -> str:
     """The HTML of one exercise (`describe()`'s dict; the contract in this module's docstring)."""
     described = {each["id"]: each for each in registry().describe()}
-    ids = list(described)
+    pieces = [each for each in described if not described[each]["command_line_only"]]
     earlier = [described[piece] for piece in exercise["builds_on"]]
     exercise_id = exercise["id"]
     attributes = {
@@ -186,12 +187,16 @@ def render_exercise(exercise: dict, md, page: str) -> str:
         "data-sg-provides": " ".join(exercise["provides"]),
         "aria-labelledby": f"exercise-{exercise_id}-title",
     }
+    if exercise["command_line_only"]:
+        attributes["data-sg-needs"] = " ".join(exercise["needs"])
+        kicker = f"Your turn · on your own machine, with {' and '.join(exercise['needs'])}"
+    else:
+        kicker = f"Your turn · piece {pieces.index(exercise_id) + 1} of {len(pieces)}"
     opening = " ".join(f'{name}="{html.escape(value, quote=True)}"' for name, value in attributes.items())
-    number = ids.index(exercise_id) + 1
     parts = [
         f"<section {opening}>",
         '<header class="sg-exercise__head">',
-        f'<p class="sg-exercise__kicker">Your turn · piece {number} of {len(ids)}</p>',
+        f'<p class="sg-exercise__kicker">{kicker}</p>',
         f'<h3 class="sg-exercise__title" id="exercise-{exercise_id}-title">',
         f"{html.escape(exercise['title'])}</h3>",
         "</header>",
@@ -215,28 +220,61 @@ def render_exercise(exercise: dict, md, page: str) -> str:
         '<details class="sg-exercise__solution"><summary>Solution (try the checks first)</summary>',
         highlighted(exercise["solution"], md),
         "</details>",
-        '<p class="sg-exercise__offline">With JavaScript on, the stub becomes an editor and '
-        "<strong>Check</strong> runs the hidden checks in your browser. On your own machine: "
-        f"<code>python -m scratchgrad.exercises check {html.escape(exercise_id)} my_engine.py</code></p>",
+        where_checked(exercise, page),
         "</section>",
     ]
     return "".join(parts)
+
+
+def where_checked(exercise: dict, page: str) -> str:
+    """How the reader checks the piece: in the browser (a paragraph the page's script replaces with its
+    Check button) or, for an exercise whose checks need a tool the browser's Python lacks, on their own
+    machine (a paragraph that stays)."""
+    command = f"python -m scratchgrad.exercises check {html.escape(exercise['id'])}"
+    if not exercise["command_line_only"]:
+        return (
+            '<p class="sg-exercise__offline">With JavaScript on, the stub becomes an editor and '
+            "<strong>Check</strong> runs the hidden checks in your browser. On your own machine: "
+            f"<code>{command} my_engine.py</code></p>"
+        )
+    needs = " ".join(exercise["needs"])
+    home = link_between(f"{page}.md", "index.md")
+    exported = f"{importlib.import_module('scratchgrad.playground.program').YOUR_MODULE}.py"  # Export's name
+    return (
+        f'<div class="sg-exercise__command-line"><p>Your browser\'s Python has no <code>{needs}</code>, so '
+        "this piece is checked on your own machine, and never counted as passed here. Your code is kept "
+        f'in this browser; <strong>Export my engine</strong> on the <a href="{home}">home page</a> '
+        "writes it to a file with your other pieces. Then:</p>"
+        f"<pre><code>pip install {needs}\n{command} {exported}</code></pre></div>"
+    )
 
 
 def render_progress(page: str) -> str:
     """The reader's engine on the home page: every piece with a link; web/exercises/progress.js
     fills it in."""
     exercises = registry().describe()
-    items = "".join(
-        f'<li data-sg-piece="{html.escape(each["id"])}"><a href="{exercise_link(each, page)}">'
-        f'{html.escape(each["title"])}</a> <span class="sg-progress">not started</span></li>'
-        for each in exercises
+    pieces = [each for each in exercises if not each["command_line_only"]]
+    apart = [each for each in exercises if each["command_line_only"]]
+
+    def items(listed: list[dict], progress: str) -> str:
+        return "".join(
+            f'<li data-sg-piece="{html.escape(each["id"])}"><a href="{exercise_link(each, page)}">'
+            f'{html.escape(each["title"])}</a> <span class="sg-progress">{progress}</span></li>'
+            for each in listed
+        )
+
+    command_line = (
+        '<p class="sg-engine__apart">Checked on the command line only, where PyTorch runs '
+        '(not counted above):</p><ul class="sg-engine__pieces">'
+        f"{items(apart, 'checked on the command line')}</ul>"
+        if apart
+        else ""
     )
     return (
-        f'<div class="sg-engine" data-sg-engine="{len(exercises)}">'
-        f'<p class="sg-engine__summary">Your engine: <strong>0 of {len(exercises)}</strong> pieces '
+        f'<div class="sg-engine" data-sg-engine="{len(pieces)}">'
+        f'<p class="sg-engine__summary">Your engine: <strong>0 of {len(pieces)}</strong> pieces '
         "(progress is kept in this browser).</p>"
-        f'<ol class="sg-engine__pieces">{items}</ol></div>'
+        f'<ol class="sg-engine__pieces">{items(pieces, "not started")}</ol>{command_line}</div>'
     )
 
 

@@ -298,6 +298,7 @@ def shared_rules() -> dict[str, object]:
     panel = importlib.import_module("scratchgrad.playground.panel")
     program = importlib.import_module("scratchgrad.playground.program")
     runner = importlib.import_module("scratchgrad.exercises.runner")
+    registry = importlib.import_module("scratchgrad.exercises.registry")
     return {
         "BLOCK_DOT_MIME_TYPE": blocks.DOT_MIME_TYPE,
         "BLOCK_STUDY_MIME_TYPE": blocks.STUDY_MIME_TYPE,
@@ -309,6 +310,8 @@ def shared_rules() -> dict[str, object]:
         # The reader's exported work is the module that engine=yours imports.
         "WORK_FILE_NAME": f"{program.YOUR_MODULE}.py",
         "EXERCISE_TIME_LIMIT_S": runner.DEFAULT_TIME_LIMIT,
+        # Exercises whose checks need torch: the page never calls one passed (exercises.registry).
+        "EXERCISES_ON_THE_COMMAND_LINE": [e.id for e in registry.COMMAND_LINE_ONLY],
         "PLAYGROUND_PAGE": site_urls.page_url("playground.md"),
         # The playground's fields and presets: a panel builds its whole settings form as the page
         # loads, so that it does not grow once Python has started (web/playground/panel.js).

@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT / "hooks"))
 exercises_hook = importlib.import_module("exercises")
 
 from scratchgrad.exercises import EXERCISES  # noqa: E402
-from scratchgrad.exercises.registry import by_id  # noqa: E402
+from scratchgrad.exercises.registry import ENGINE_PIECES, by_id  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -139,7 +139,25 @@ def test_the_engine_summary_lists_every_piece_in_story_order_with_a_link() -> No
     assert re.findall(r'data-sg-piece="([^"]+)"', shown) == [each.id for each in EXERCISES]
     first = EXERCISES[0]
     assert f'<a href="{first.chapter}/#exercise-{first.id}">' in shown
-    assert f"<strong>0 of {len(EXERCISES)}</strong>" in shown
+    assert f"<strong>0 of {len(ENGINE_PIECES)}</strong>" in shown
+    assert f'data-sg-engine="{len(ENGINE_PIECES)}"' in shown
+
+
+def test_a_command_line_exercise_is_listed_apart_and_says_how_to_check_it() -> None:
+    shown = render("index", "```exercise-progress\n```\n")
+    engine, apart = shown.split('<p class="sg-engine__apart">')
+    assert re.findall(r'data-sg-piece="([^"]+)"', engine) == [each.id for each in ENGINE_PIECES]
+    assert re.findall(r'data-sg-piece="([^"]+)"', apart) == ["torch-port"]
+    assert '<span class="sg-progress">checked on the command line</span>' in apart
+    block = render("what-pytorch-does", fence("torch-port"))
+    assert "Your turn · on your own machine, with torch" in block
+    assert 'data-sg-needs="torch"' in block
+    assert "sg-exercise__offline" not in block
+    command = "python -m scratchgrad.exercises check torch-port my_scratchgrad_engine.py"
+    assert f"pip install torch\n{command}" in block
+    assert f"Your turn · piece {len(ENGINE_PIECES)} of {len(ENGINE_PIECES)}" in render(
+        "beyond-four-points", fence(ENGINE_PIECES[-1].id)
+    )
 
 
 # -- the book's version after each exercise ---------------------------------------------------------

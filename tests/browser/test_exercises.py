@@ -12,7 +12,8 @@ import re
 import pytest
 from pages import ARTIFACTS, LOAD_TIMEOUT_MS, editor_in, open_page, page_url, read_text
 
-from scratchgrad.exercises import EXERCISES, by_id
+from scratchgrad.exercises import by_id
+from scratchgrad.exercises.registry import ENGINE_PIECES
 
 CHECK_TIMEOUT_MS = 60_000
 SLOPE_BY_A_READER = '''def slope(f, x, h=1e-6):
@@ -219,7 +220,8 @@ def test_code_and_progress_survive_a_reload_and_show_on_the_home_page(context, s
     page.goto(site_url)
     summary = page.locator(".sg-engine")
     summary.locator('.sg-progress[data-progress="passed"]').wait_for(timeout=LOAD_TIMEOUT_MS)
-    assert f"Your engine: 1 of {len(EXERCISES)} pieces" in read_text(summary.locator(".sg-engine__summary"))
+    engine_line = read_text(summary.locator(".sg-engine__summary"))
+    assert f"Your engine: 1 of {len(ENGINE_PIECES)} pieces" in engine_line
     assert read_text(summary.locator('[data-sg-piece="slope"] .sg-progress')) == "passed"
 
 
@@ -383,3 +385,39 @@ def test_a_check_stuck_inside_one_c_call_restarts_python_and_keeps_the_code(cont
     assert editor_code(page, "slope") == stuck
     type_code(page, "slope", SLOPE_BY_A_READER)  # a fresh worker checks code afterwards
     assert press_check(page, "slope")["verdict"] == "pass"
+
+
+@pytest.mark.parametrize(("width", "scheme"), [(1280, "light"), (1280, "dark"), (390, "light")])
+def test_a_command_line_exercise_keeps_the_code_shows_the_commands_and_asks_before_the_solution(
+    context, site_url, width, scheme
+):
+    """torch-port: no Check (the page's Python has no torch), the two commands instead, the code kept
+    for Export, the solution only after asking; screenshots for a person to look at."""
+    page = open_exercise(context, site_url, "torch-port", color_scheme=scheme)
+    page.set_viewport_size({"width": width, "height": 900})
+    section = exercise(page, "torch-port")
+    assert section.get_by_role("button", name="Check", exact=True).count() == 0
+    assert shown(page, "torch-port")["progress"] == "checked on the command line"
+    commands = read_text(section.locator(".sg-exercise__command-line pre"))
+    assert (
+        commands
+        == "pip install torch\npython -m scratchgrad.exercises check torch-port my_scratchgrad_engine.py"
+    )
+    type_code(page, "torch-port", by_id("torch-port").solution)
+    kept = "JSON.parse(localStorage.getItem('scratchgrad:exercise:torch-port') ?? '{}').code ?? ''"
+    page.wait_for_function(f"() => ({kept}).includes('def train_in_torch')")
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    button(page, "torch-port", "Show solution").click()
+    assert section.locator(".sg-exercise__solution").is_hidden()
+    assert section.get_attribute("data-sg-solution-views") is None
+    page.once("dialog", lambda dialog: dialog.accept())
+    button(page, "torch-port", "Show solution").click()
+    assert section.locator(".sg-exercise__solution").is_visible()
+    assert section.get_attribute("data-sg-solution-views") == "1"
+    button(page, "torch-port", "Hide solution").click()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    section.screenshot(path=ARTIFACTS / f"exercise-command-line-{width}px-{scheme}.png")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.reload()
+    editor_in(section).wait_for(timeout=LOAD_TIMEOUT_MS)
+    assert shown(page, "torch-port")["progress"] == "checked on the command line"

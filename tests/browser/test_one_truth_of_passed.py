@@ -17,9 +17,12 @@ from pages import LOAD_TIMEOUT_MS, editor_in, page_url, read_text
 from test_exercises import exercise, open_exercise, press_check, shown, type_code
 
 from reader_work import SOLUTIONS
-from scratchgrad.exercises import EXERCISES, by_id
+from scratchgrad.exercises import by_id
+from scratchgrad.exercises.registry import COMMAND_LINE_ONLY, ENGINE_PIECES
 
 PIECE = "local-derivatives"
+APART = COMMAND_LINE_ONLY[0].id
+"""The exercise the page cannot check (torch-port): its record below claims a pass no place believes."""
 BROKEN = by_id(PIECE).wrong_source(by_id(PIECE).wrong[0].name)
 """A product rule that gives each factor its own value: a failing check."""
 RECORDS = """work => {
@@ -50,16 +53,16 @@ def engine_pieces_of_a_run(page) -> set[str]:
     return set(page.evaluate("() => Object.keys(window.sgYours[0])"))
 
 
-def home_count(page, site_url: str) -> tuple[int, str]:
+def home_count(page, site_url: str, piece: str = PIECE) -> tuple[int, str]:
     page.goto(site_url)
     summary = page.locator(".sg-engine[data-sg-passed]")  # the build writes it empty; the page fills it in
     summary.wait_for(timeout=LOAD_TIMEOUT_MS)
     return int(summary.get_attribute("data-sg-passed")), read_text(
-        summary.locator(f'[data-sg-piece="{PIECE}"] .sg-progress')
+        summary.locator(f'[data-sg-piece="{piece}"] .sg-progress')
     )
 
 
-def cli_list(page, tmp_path) -> tuple[int, str]:
+def cli_list(page, tmp_path, piece: str = PIECE) -> tuple[int, str]:
     """Export my engine, then `python -m scratchgrad.exercises list` on it: (count, the piece's line)."""
     with page.expect_download() as download:
         page.get_by_role("button", name="Export my engine").click()
@@ -73,14 +76,14 @@ def cli_list(page, tmp_path) -> tuple[int, str]:
         timeout=600,
     ).stdout
     count = int(re.search(r"your engine: (\d+) of", listed)[1])
-    line = next(line for line in listed.splitlines() if line.startswith(PIECE + " "))
+    line = next(line for line in listed.splitlines() if line.startswith(piece + " "))
     return count, line
 
 
 def test_a_broken_passed_piece_stops_counting_everywhere_and_one_click_brings_it_back(
     context, site_url, tmp_path
 ):
-    total = len(EXERCISES)
+    total = len(ENGINE_PIECES)
     page = open_exercise(context, site_url, PIECE)
     page.evaluate(RECORDS, SOLUTIONS)
     page.reload()
@@ -88,6 +91,7 @@ def test_a_broken_passed_piece_stops_counting_everywhere_and_one_click_brings_it
     # The reader has pieces of their own: "my engine" is on without being asked for.
     assert page.get_by_role("radio", name="my engine").is_checked()
     assert PIECE in engine_pieces_of_a_run(page)
+    assert APART not in engine_pieces_of_a_run(page)
 
     type_code(page, PIECE, BROKEN)
     assert press_check(page, PIECE)["verdict"] == "fail"
@@ -125,3 +129,28 @@ def test_a_reader_who_never_wrote_code_starts_on_the_books_engine(context, site_
     page = open_exercise(context, site_url, PIECE)
     assert page.get_by_role("radio", name="the book's engine").is_checked()
     assert "run on the book's engine" in read_text(page.locator(".sg-engine-choice__pieces"))
+
+
+def test_a_piece_checked_on_the_command_line_is_counted_apart_in_every_place(context, site_url, tmp_path):
+    """torch-port's record claims a pass: the page never believes one (it cannot check torch), the
+    home page lists it apart from "k of N", "my engine" leaves it out (the Playground's yours asks
+    the same rule: tests/web/shared/exercise-work.test.mjs), Export
+    writes its code, and the command line, which can check it, says passed and counts it apart."""
+    page = open_exercise(context, site_url, PIECE)
+    page.evaluate(RECORDS, SOLUTIONS)
+    page.reload()
+    editor_in(exercise(page, PIECE)).wait_for(timeout=LOAD_TIMEOUT_MS)
+    assert APART not in engine_pieces_of_a_run(page)
+    assert home_count(page, site_url, APART) == (len(ENGINE_PIECES), "checked on the command line")
+    listed = read_text(page.locator(".sg-engine__summary"))
+    assert f"Your engine: {len(ENGINE_PIECES)} of {len(ENGINE_PIECES)} pieces" in listed
+    count, line = cli_list(page, tmp_path, APART)
+    assert count == len(ENGINE_PIECES)
+    assert line.endswith("passed"), line
+
+    page.goto(page_url(site_url, f"{by_id(APART).chapter}.md"))
+    editor_in(exercise(page, APART)).wait_for(timeout=LOAD_TIMEOUT_MS)
+    assert shown(page, APART)["progress"] == "checked on the command line"
+    assert exercise(page, APART).get_by_role("button", name="Check", exact=True).count() == 0
+    line = read_text(page.locator(".sg-chapter-progress"))
+    assert line == "Your turn in this chapter: 1 exercise, checked on the command line."

@@ -303,6 +303,79 @@ SCALED = """    for p in model.parameters():
 """
 
 
+TORCH_PORT = by_id("torch-port").solution
+"""The book's port: a learner slips one line of it, so some cases do too."""
+TORCH_BY_HAND = """import torch
+
+
+def torch_network(starting_weights):
+    layers = []
+    for rows, biases in starting_weights:
+        linear = torch.nn.Linear(len(rows[0]), len(rows)).double()
+        linear.weight = torch.nn.Parameter(torch.tensor(rows, dtype=torch.float64))
+        linear.bias = torch.nn.Parameter(torch.tensor(biases, dtype=torch.float64))
+        layers.append(linear)
+        layers.append(torch.nn.Tanh())
+    return torch.nn.Sequential(*layers)
+
+
+def train_in_torch(network, xs, ys, steps, learning_rate):
+    x = torch.tensor(xs, dtype=torch.float64)
+    y = torch.tensor(ys, dtype=torch.float64).reshape(-1, 1)
+    history = []
+    for _ in range(steps):
+        loss = ((network(x) - y) ** 2).mean()
+        for p in network.parameters():
+            p.grad = None
+        loss.backward()
+        with torch.no_grad():
+            for p in network.parameters():
+                p -= learning_rate * p.grad
+        history.append(float(loss))
+    return history
+"""
+
+TORCH_STATE_DICT = """import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self, sizes):
+        super().__init__()
+        self.layers = nn.ModuleList(nn.Linear(a, b) for a, b in zip(sizes, sizes[1:]))
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = torch.tanh(layer(x))
+        return x
+
+
+def torch_network(starting_weights):
+    sizes = [len(starting_weights[0][0][0])] + [len(rows) for rows, _ in starting_weights]
+    net = Net(sizes).double()
+    state = {}
+    for i, (rows, biases) in enumerate(starting_weights):
+        state[f"layers.{i}.weight"] = torch.tensor(rows, dtype=torch.double)
+        state[f"layers.{i}.bias"] = torch.tensor(biases, dtype=torch.double)
+    net.load_state_dict(state)
+    return net
+
+
+def train_in_torch(network, xs, ys, steps, learning_rate):
+    opt = torch.optim.SGD(network.parameters(), lr=learning_rate)
+    X = torch.tensor(xs, dtype=torch.double)
+    Y = torch.tensor(ys, dtype=torch.double)
+    out = []
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = nn.MSELoss()(network(X).flatten(), Y)
+        loss.backward()
+        opt.step()
+        out.append(loss.item())
+    return out
+"""
+
+
 CASES = [
     # ---------------------------------------------------------------- slope
     Case("slope", "forward-difference", "def slope(f, x, h=1e-6):\n    return (f(x + h) - f(x)) / h\n", True),
@@ -1831,5 +1904,77 @@ CASES += [
         ),
         False,
         "should return 30 losses",
+    ),
+    # ---------------------------------------------------------------- torch-port
+    Case("torch-port", "parameters-and-update-by-hand", TORCH_BY_HAND, True),
+    Case("torch-port", "a-module-of-its-own-and-a-state-dict", TORCH_STATE_DICT, True),
+    Case(
+        "torch-port",
+        "zeroed-between-backward-and-step",
+        TORCH_PORT.replace(
+            "        loss.backward()\n        optimizer.step()\n",
+            "        loss.backward()\n        optimizer.zero_grad()\n        optimizer.step()\n",
+        ),
+        False,
+        "at step 1 the loss should be",
+    ),
+    Case(
+        "torch-port",
+        "examples-in-32-bit-floats",
+        TORCH_PORT.replace("inputs = torch.tensor(xs, dtype=torch.float64)", "inputs = torch.tensor(xs)"),
+        False,
+        "torch.tensor(xs) makes 32-bit floats",
+    ),
+    Case(
+        "torch-port",
+        "no-tanh-after-the-last-layer",
+        TORCH_STATE_DICT.replace(
+            "        for layer in self.layers:\n            x = torch.tanh(layer(x))\n",
+            "        for layer in self.layers[:-1]:\n            x = torch.tanh(layer(x))\n"
+            "        x = self.layers[-1](x)\n",
+        ),
+        False,
+        "a tanh after every layer (the last one too)",
+    ),
+    Case(
+        "torch-port",
+        "losses-kept-as-tensors",
+        TORCH_PORT.replace("losses.append(loss.item())", "losses.append(loss)"),
+        False,
+        "return the losses as floats, loss.item()",
+    ),
+    Case(
+        "torch-port",
+        "forward-pass-under-no-grad",
+        TORCH_BY_HAND.replace(
+            "        loss = ((network(x) - y) ** 2).mean()\n",
+            "        with torch.no_grad():\n            out = network(x)\n"
+            "        loss = ((out - y) ** 2).mean()\n",
+        ),
+        False,
+        "cut off from the network",
+    ),
+    Case(
+        "torch-port",
+        "the-chapters-rate-written-in",
+        TORCH_PORT.replace("lr=learning_rate", "lr=0.2"),
+        False,
+        "your loop steps with 0.2: use the learning_rate it is given",
+    ),
+    Case(
+        "torch-port",
+        "gradients-never-cleared",
+        TORCH_BY_HAND.replace("        for p in network.parameters():\n            p.grad = None\n", ""),
+        False,
+        "never zeroes the gradients",
+    ),
+    Case(
+        "torch-port",
+        "a-32-bit-network",
+        TORCH_STATE_DICT.replace("net = Net(sizes).double()", "net = Net(sizes)").replace(
+            "torch.tensor(rows, dtype=torch.double)", "torch.tensor(rows)"
+        ),
+        False,
+        "32-bit floats",
     ),
 ]

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from missing_tools import import_or_missing
 from scratchgrad.exercises import EXERCISES, export, parse
 from scratchgrad.exercises.cli import main
-from scratchgrad.exercises.registry import by_id
+from scratchgrad.exercises.exercise import Exercise
+from scratchgrad.exercises.registry import ENGINE_PIECES, by_id
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -62,7 +64,37 @@ def test_list_shows_every_exercise_and_its_state(work, capsys):
     assert re.search(r"tried: 6 of 6 checks failed \(seed \d+\)$", lines["topological-order"])
     assert lines["slope"].endswith("not started")
     assert lines["mlp"].endswith("not started")
-    assert lines["your"] == f"your engine: 2 of {len(EXERCISES)} pieces"
+    assert lines["your"] == f"your engine: 2 of {len(ENGINE_PIECES)} pieces"
+    assert lines["checked"] == (
+        "checked on the command line only: torch-port (The training loop in PyTorch): not started"
+    )
+
+
+def test_list_counts_a_command_line_exercise_apart_from_the_engines_pieces(tmp_path, capsys):
+    import_or_missing("torch")
+    path = tmp_path / "my_engine.py"
+    path.write_text(export({"torch-port": by_id("torch-port").solution, "slope": by_id("slope").solution}))
+    assert main(["list", str(path)]) == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
+    assert lines["torch-port"].endswith("passed")
+    assert lines["your"] == f"your engine: 1 of {len(ENGINE_PIECES)} pieces"
+    assert len(ENGINE_PIECES) == len(EXERCISES) - 1
+    assert lines["checked"].endswith("torch-port (The training loop in PyTorch): passed")
+
+
+def test_without_torch_the_torch_port_is_not_checked_and_says_how_to_get_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(Exercise, "missing_tools", lambda self: list(self.needs))
+    path = tmp_path / "my_engine.py"
+    path.write_text(export({"torch-port": by_id("torch-port").solution}))
+    assert main(["check", "torch-port", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        "error: exercise 'torch-port' is checked with torch, which this Python cannot import: "
+        "pip install torch (then check again)\n"
+    )
+    assert main(["list", str(path)]) == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
+    assert lines["torch-port"].endswith("not checked: needs torch (pip install torch)")
+    assert lines["checked"].endswith("not checked: needs torch (pip install torch)")
 
 
 def test_import_then_export_round_trips_through_a_folder(work, tmp_path, capsys):

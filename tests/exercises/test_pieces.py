@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from scratchgrad.exercises import EXERCISES, check, describe
-from scratchgrad.exercises.registry import UnknownExerciseError, by_id
+from scratchgrad.exercises import EXERCISES, MissingTool, check, check_all, describe
+from scratchgrad.exercises.exercise import Exercise
+from scratchgrad.exercises.registry import COMMAND_LINE_ONLY, ENGINE_PIECES, UnknownExerciseError, by_id
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 WRONG = [(exercise.id, wrong) for exercise in EXERCISES for wrong in exercise.wrong]
@@ -156,3 +157,20 @@ def test_a_zero_division_in_the_readers_log_rule_gets_no_advice_about_shifted_ex
     failures = " ".join(line.message for line in report.checks if not line.passed)
     assert "in your rule for log" in failures
     assert "log Σ exp(z − m)" not in failures
+
+
+def test_an_exercise_whose_tool_is_missing_is_not_checked_and_says_how_to_get_it(monkeypatch):
+    monkeypatch.setattr(Exercise, "missing_tools", lambda self: list(self.needs))
+    with pytest.raises(MissingTool, match=r"'torch-port' is checked with torch.*: pip install torch"):
+        check("torch-port", by_id("torch-port").solution)
+    reports = check_all({"torch-port": by_id("torch-port").solution, "slope": by_id("slope").solution})
+    assert list(reports) == ["slope"]  # nothing here can say whether the port passes
+
+
+def test_only_an_exercise_that_needs_a_tool_is_for_the_command_line_only():
+    described = {item["id"]: item for item in describe()}
+    assert [e.id for e in COMMAND_LINE_ONLY] == ["torch-port"]
+    assert described["torch-port"]["command_line_only"] is True
+    assert described["torch-port"]["needs"] == ["torch"]
+    assert not any(item["command_line_only"] for key, item in described.items() if key != "torch-port")
+    assert [e.id for e in ENGINE_PIECES] == [e.id for e in EXERCISES if e.id != "torch-port"]

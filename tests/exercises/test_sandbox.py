@@ -218,8 +218,10 @@ def test_reference_solutions_pass_while_another_process_takes_every_core():
         spinner.start()
     try:
         failures = []
-        for round_ in range(200 // len(EXERCISES) + 1):
-            for exercise in EXERCISES:
+        # The command line's exercises (torch-port) spend seconds in torch, not in the sandbox's clock.
+        timed = [exercise for exercise in EXERCISES if not exercise.on_the_command_line_only]
+        for round_ in range(200 // len(timed) + 1):
+            for exercise in timed:
                 report = check(exercise.id, exercise.solution, seed=round_)
                 if not report.passed:
                     failures.append(report.text())

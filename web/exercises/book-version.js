@@ -7,7 +7,7 @@
 // that tests and the reader's own tools can read. Before the reader has pressed Check at all it asks
 // first, as "Show solution" (disabled until then) would: declined, the block stays closed.
 
-import { loadWork } from "../shared/exercise-work.js";
+import { checkedOnTheCommandLine, loadWork } from "../shared/exercise-work.js";
 
 const ASK = "Show the book's version";
 const COMPARE = "The book's version: compare it with yours";
@@ -39,7 +39,8 @@ export class BookVersions {
   /** Open the book's version of every piece that passes (once: the reader may close it again). */
   update() {
     for (const book of this.#books) {
-      const passed = Boolean(loadWork(book.id)?.passed);
+      // A piece checked on the command line never passes here (exercise-work.js): its version waits to be asked for.
+      const passed = Boolean(loadWork(book.id)?.passed) && !checkedOnTheCommandLine(book.id);
       book.summary.textContent = passed ? COMPARE : ASK;
       book.details.dataset.sgBook = passed ? "passed" : "waiting";
       if (passed && !book.opened) {

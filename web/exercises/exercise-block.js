@@ -11,7 +11,15 @@ import { drawingScale } from "../graph/graph-renderer.js";
 import { enhanceGraph } from "../graph/graph-view.js";
 import { showReport, showVerdict } from "./check-report.js";
 import { createEditorWhenNeeded } from "../shared/editor.js";
-import { loadWork, passedPieces, passingCode, progressOf, resetCode, saveWork } from "../shared/exercise-work.js";
+import {
+  checkedOnTheCommandLine,
+  loadWork,
+  passedPieces,
+  passingCode,
+  progressOf,
+  resetCode,
+  saveWork,
+} from "../shared/exercise-work.js";
 import { createToolbar } from "../shared/toolbar.js";
 
 // The package's own time limit for an exercise's checks (scratchgrad.exercises.runner), written
@@ -20,6 +28,11 @@ import { createToolbar } from "../shared/toolbar.js";
 
 /** After twice the package's own limit without an answer, the page stops Python itself. */
 const CHECK_DEADLINE_MS = 2 * EXERCISE_TIME_LIMIT_S * 1000;
+
+/** Asked before the solution of a piece the page cannot check (it is checked on the command line). */
+const ASK_FOR_THE_SOLUTION =
+  "This piece is checked on your own machine, so the page cannot know whether yours passes. " +
+  "Show the solution anyway? It counts as a solution viewed.";
 
 /** What a check that ended early says, given why Stop restarted Python. */
 const NOT_CHECKED = {
@@ -34,6 +47,7 @@ export class ExerciseBlock {
     this.element = element;
     this.#graphs = graphs;
     this.id = element.dataset.sgExercise;
+    this.onTheCommandLine = checkedOnTheCommandLine(this.id);
     this.stub = element.dataset.sgStub;
     this.earlier = (element.dataset.sgEarlier ?? "").split(" ").filter(Boolean);
     this.#runtime = runtime;
@@ -58,6 +72,7 @@ export class ExerciseBlock {
   #changedNote;
   #brokenNote;
   #checking = false;
+  #solutionShown = false;
 
   get code() {
     return this.#editor.getCode();
@@ -89,16 +104,16 @@ export class ExerciseBlock {
   /** Show the reader's progress and which earlier pieces a check would use (theirs or ours). */
   refresh() {
     const record = loadWork(this.id);
-    const progress = progressOf(record);
+    const progress = progressOf(record, this.id);
     this.#state.textContent = progress;
-    this.#state.dataset.progress = progress.replace(" ", "-");
-    this.element.dataset.sgProgress = progress.replace(" ", "-");
+    this.#state.dataset.progress = progress.replaceAll(" ", "-");
+    this.element.dataset.sgProgress = progress.replaceAll(" ", "-");
     if (record?.checked) this.#buttons.solution.disabled = false;
     // An imported piece has no stub on record ("") and is not "changed".
     const changed = Boolean(record?.stub) && record.stub !== this.stub && record.code !== this.stub;
     this.#changedNote.hidden = !changed;
     // Passed once, but the latest Check failed: the piece does not count until one passes again.
-    this.#brokenNote.hidden = !record?.passed || passingCode(record) !== null;
+    this.#brokenNote.hidden = !record?.passed || passingCode(record, this.id) !== null;
     this.#showPieces();
   }
 
@@ -140,8 +155,8 @@ export class ExerciseBlock {
     host.className = "sg-editor sg-exercise__editor";
     stubView.after(host);
     this.#editor = createEditorWhenNeeded({ source: stubView, shows: this.stub }, host, record?.code ?? this.stub, {
-      label: `Your code for “${element.dataset.sgTitle}” (Ctrl+Enter checks it)`,
-      onRun: () => this.check(),
+      label: `Your code for “${element.dataset.sgTitle}”${this.onTheCommandLine ? "" : " (Ctrl+Enter checks it)"}`,
+      onRun: () => (this.onTheCommandLine ? undefined : this.check()),
       onChange: (code) => saveWork(this.id, { code, stub: loadWork(this.id)?.stub || this.stub }),
     });
 
@@ -192,15 +207,19 @@ export class ExerciseBlock {
 
   #toolbar() {
     const { bar, add: button } = createToolbar(this.#buttons);
-    button("run", "Check", "Run the hidden checks on your code (Ctrl+Enter or ⌘+Enter in the editor)", () =>
-      this.check(),
-    );
-    button("stop", "Stop", "Stop the checks", () => this.#runtime.stop()).hidden = true;
+    if (!this.onTheCommandLine) {
+      button("run", "Check", "Run the hidden checks on your code (Ctrl+Enter or ⌘+Enter in the editor)", () =>
+        this.check(),
+      );
+      button("stop", "Stop", "Stop the checks", () => this.#runtime.stop()).hidden = true;
+    }
     button("hint", "Hint", "Show the next hint", () => this.#nextHint()).disabled = !this.#hints.length;
     const solution = button("solution", "Show solution", "Check your code at least once first", () =>
       this.#toggleSolution(),
     );
-    solution.disabled = true;
+    // Checked on the command line, the piece cannot be checked here first: the page asks instead.
+    solution.disabled = !this.onTheCommandLine;
+    if (this.onTheCommandLine) solution.title = "Show the solution (asks first: the page cannot check this piece)";
     button("reset", "Reset code", "Put the stub back in the editor (your passing piece is kept)", () => {
       resetCode(this.id, this.stub);
       this.#editor.setCode(this.stub);
@@ -219,6 +238,11 @@ export class ExerciseBlock {
 
   #toggleSolution() {
     const show = this.#solution.hidden;
+    if (show && this.onTheCommandLine && !this.#solutionShown) {
+      if (!window.confirm(ASK_FOR_THE_SOLUTION)) return;
+      this.#solutionShown = true;
+      this.element.dataset.sgSolutionViews = String(Number(this.element.dataset.sgSolutionViews ?? 0) + 1);
+    }
     this.#solution.hidden = !show;
     this.#solution.open = show;
     this.#buttons.solution.textContent = show ? "Hide solution" : "Show solution";

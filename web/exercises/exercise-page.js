@@ -80,8 +80,9 @@ export class ExercisePage {
       if (!file) return;
       said.textContent = `Reading and checking ${file.name}…`;
       try {
-        const { imported, passed } = await importWork(this.#runtime, await file.text());
-        said.textContent = `Imported ${imported} pieces from ${file.name}; ${passed} pass their checks.`;
+        const { imported, passed, apart } = await importWork(this.#runtime, await file.text());
+        const elsewhere = apart ? ` ${apart} checked on the command line only, not here.` : "";
+        said.textContent = `Imported ${imported} pieces from ${file.name}; ${passed} pass their checks.${elsewhere}`;
       } catch (error) {
         said.textContent = `Could not import ${file.name}: ${error.message}`;
       } finally {

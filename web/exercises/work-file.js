@@ -5,7 +5,7 @@
 // and reads the JSON that Python prints. Importing also runs every imported piece's checks
 // (check_all), so the progress comes back with the code.
 
-import { allWork, exportedCode, saveWork } from "../shared/exercise-work.js";
+import { allWork, checkedOnTheCommandLine, exportedCode, saveWork } from "../shared/exercise-work.js";
 
 // The file's name is the module the Playground's engine=yours imports
 // (scratchgrad.playground.program.YOUR_MODULE), written into the bundle by hooks/pyodide_runtime.py.
@@ -24,7 +24,8 @@ export async function exportWork(runtime) {
 
 /**
  * Read an exported file back: every piece's code goes into its exercise (replacing what was
- * there) and is checked, so passed pieces count again. Resolves with {imported, passed}.
+ * there) and is checked, so passed pieces count again; a piece checked on the command line only is
+ * kept unchecked (the page's Python cannot check it). Resolves with {imported, passed, apart}.
  */
 export async function importWork(runtime, text) {
   const answer = await pythonCall(
@@ -33,11 +34,16 @@ export async function importWork(runtime, text) {
 reports = exercises.check_all(pieces)
 print(json.dumps({"pieces": pieces, "passed": [key for key, report in reports.items() if report.passed]}))`,
   );
+  const apart = Object.keys(answer.pieces).filter(checkedOnTheCommandLine);
   for (const [id, code] of Object.entries(answer.pieces)) {
+    if (apart.includes(id)) {
+      saveWork(id, { code, stub: "", checked: false, passed: null, lastChecked: null });
+      continue;
+    }
     const passed = answer.passed.includes(id) ? code : null;
     saveWork(id, { code, stub: "", checked: true, passed, lastChecked: code });
   }
-  return { imported: Object.keys(answer.pieces).length, passed: answer.passed.length };
+  return { imported: Object.keys(answer.pieces).length, passed: answer.passed.length, apart: apart.length };
 }
 
 /** Offer `text` to the reader as a download named FILE_NAME. */

@@ -9,7 +9,7 @@
 //   passed       the last code that passed every check, or null: kept so the reader can put it back
 //   lastChecked  the code of the latest Check, or null
 // The one rule of "passed" lives here (passingCode): a piece passes while its latest checked code
-// passes. Every place that counts pieces or runs the reader's engine asks it: the badge, the
+// passes, checked on this page. Every place that counts pieces or runs the reader's engine asks it: the badge, the
 // chapter line, the home page's count, "my engine", the Playground's engine=yours, and Export,
 // which writes each piece's latest checked code so that `python -m scratchgrad.exercises list`,
 // checking the file again, comes to the same verdicts.
@@ -17,23 +17,37 @@
 // new version of the site. Every change is announced with a WORK_CHANGED event on window (and
 // other tabs hear it as a "storage" event), so progress shown elsewhere on the page follows.
 
+// An exercise whose checks need torch (the package's exercises.registry.COMMAND_LINE_ONLY, written
+// into the bundle by hooks/pyodide_runtime.py) is checked on the command line only: the page keeps
+// and exports its code, but never calls it passed or tried, and counts it apart.
+/* global EXERCISES_ON_THE_COMMAND_LINE */
+
 import { keysStartingWith, readJSON, remove, writeJSON } from "./storage.js";
 
 const PREFIX = "scratchgrad:exercise:";
 export const WORK_CHANGED = "scratchgrad:exercise-work";
+export const ON_THE_COMMAND_LINE = "checked on the command line";
+
+/** Whether only the command line can check exercise `id` (its checks need torch). */
+export function checkedOnTheCommandLine(id) {
+  return EXERCISES_ON_THE_COMMAND_LINE.includes(id);
+}
 
 /**
- * The code the reader's engine runs for this piece, or null when the piece does not count:
+ * The code the reader's engine runs for piece `id`, or null when the piece does not count:
  * their passing code while their latest Check was of that code. A failing Check of a passed
- * piece stops it counting (the book's piece runs instead) until a Check passes again.
+ * piece stops it counting (the book's piece runs instead) until a Check passes again. A piece
+ * checked on the command line never counts here: the page cannot check it.
  */
-export function passingCode(record) {
+export function passingCode(record, id) {
+  if (checkedOnTheCommandLine(id)) return null;
   return record?.passed && record.lastChecked === record.passed ? record.passed : null;
 }
 
-/** "not started" | "tried" | "passed", as the page says it. */
-export function progressOf(record) {
-  if (passingCode(record) !== null) return "passed";
+/** "not started" | "tried" | "passed" | ON_THE_COMMAND_LINE, as the page says it. */
+export function progressOf(record, id) {
+  if (checkedOnTheCommandLine(id)) return ON_THE_COMMAND_LINE;
+  if (passingCode(record, id) !== null) return "passed";
   if (record?.checked) return "tried";
   return "not started";
 }
@@ -75,8 +89,8 @@ export function allWork() {
 export function allPassed() {
   return Object.fromEntries(
     Object.entries(allWork())
-      .filter(([, record]) => passingCode(record) !== null)
-      .map(([id, record]) => [id, passingCode(record)]),
+      .filter(([id, record]) => passingCode(record, id) !== null)
+      .map(([id, record]) => [id, passingCode(record, id)]),
   );
 }
 
@@ -84,7 +98,7 @@ export function allPassed() {
 export function passedPieces(ids) {
   const pieces = {};
   for (const id of ids) {
-    const code = passingCode(loadWork(id));
+    const code = passingCode(loadWork(id), id);
     if (code !== null) pieces[id] = code;
   }
   return pieces;

@@ -13,12 +13,13 @@ from collections.abc import Callable, Mapping
 
 from scratchgrad.exercises.registry import EXERCISES, UnknownExerciseError, by_id
 from scratchgrad.exercises.report import Report
-from scratchgrad.exercises.runner import DEFAULT_TIME_LIMIT, check, earlier_pieces, new_seed
+from scratchgrad.exercises.runner import DEFAULT_TIME_LIMIT, MissingTool, check, earlier_pieces, new_seed
 from scratchgrad.exercises.workfile import WorkFileError, export, parse
 
 __all__ = [
     "DEFAULT_TIME_LIMIT",
     "EXERCISES",
+    "MissingTool",
     "Report",
     "UnknownExerciseError",
     "WorkFileError",
@@ -41,7 +42,9 @@ def check_all(
     """Check every piece the reader wrote, in the order of the story.
 
     Each exercise is checked on top of the reader's earlier pieces that passed; an earlier piece
-    that failed (or was never written) is replaced by its reference solution. `on_report`, when
+    that failed (or was never written) is replaced by its reference solution. An exercise whose
+    checks need a module this Python lacks (torch, in the browser: `Exercise.needs`) gets no
+    report: nothing here can say whether it passes. `on_report`, when
     given, is called with each report as it is made. One `seed` (`new_seed()` when None) picks the
     random cases of every piece.
     """
@@ -50,7 +53,7 @@ def check_all(
     passing: dict[str, str] = {}
     reports = {}
     for exercise in EXERCISES:
-        if exercise.id in pieces:
+        if exercise.id in pieces and not exercise.missing_tools():
             report = check(exercise.id, pieces[exercise.id], passing, time_limit=time_limit, seed=seed)
             reports[exercise.id] = report
             if on_report is not None:
@@ -75,6 +78,8 @@ def describe() -> list[dict]:
             "solution": exercise.solution,
             "hints": list(exercise.hints),
             "checks": [hidden.title for hidden in exercise.checks],
+            "needs": list(exercise.needs),
+            "command_line_only": exercise.on_the_command_line_only,
         }
         for exercise in EXERCISES
     ]

@@ -17,9 +17,15 @@ from pathlib import Path
 
 from scratchgrad.exercises import export, parse
 from scratchgrad.exercises.isolated import DidNotFinish, run_checks
-from scratchgrad.exercises.registry import EXERCISES, UnknownExerciseError, by_id
+from scratchgrad.exercises.registry import (
+    COMMAND_LINE_ONLY,
+    ENGINE_PIECES,
+    EXERCISES,
+    UnknownExerciseError,
+    by_id,
+)
 from scratchgrad.exercises.report import Report
-from scratchgrad.exercises.runner import DEFAULT_TIME_LIMIT, new_seed
+from scratchgrad.exercises.runner import DEFAULT_TIME_LIMIT, MissingTool, new_seed
 from scratchgrad.exercises.workfile import MARKER, WorkFileError
 
 __all__ = ["main"]
@@ -36,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except (UsageError, WorkFileError, UnknownExerciseError, OSError) as error:
+    except (UsageError, WorkFileError, UnknownExerciseError, MissingTool, OSError) as error:
         message = str(error) if not isinstance(error, OSError) else f"{error.strerror}: {error.filename}"
         print(f"error: {message}", file=sys.stderr)
         return USAGE_ERROR
@@ -86,12 +92,15 @@ def _list(args: argparse.Namespace) -> int:
     except DidNotFinish as stopped:
         print(f"FAILED: {stopped}")
         return 1
-    done = sum(report.passed for report in reports.values())
     for exercise in EXERCISES:
         state = _state(exercise.id, pieces, reports)
         print(f"{exercise.id:22} {exercise.chapter:25} {exercise.title:45} {state}")
     if args.work:
-        print(f"your engine: {done} of {len(EXERCISES)} pieces")
+        done = sum(exercise.id in reports and reports[exercise.id].passed for exercise in ENGINE_PIECES)
+        print(f"your engine: {done} of {len(ENGINE_PIECES)} pieces")
+        for exercise in COMMAND_LINE_ONLY:
+            state = _state(exercise.id, pieces, reports)
+            print(f"checked on the command line only: {exercise.id} ({exercise.title}): {state}")
     for unknown in sorted(set(pieces) - {exercise.id for exercise in EXERCISES}):
         print(f"{unknown}: not an exercise of this version (kept, not checked)")
     return 0
@@ -101,12 +110,17 @@ def _state(exercise_id: str, pieces: dict[str, str], reports: dict[str, Report])
     source = pieces.get(exercise_id)
     if source is None or source.strip() == by_id(exercise_id).stub.strip():
         return "not started"
+    missing = by_id(exercise_id).missing_tools()
+    if missing:
+        return f"not checked: needs {', '.join(missing)} (pip install {' '.join(missing)})"
     report = reports[exercise_id]
     return "passed" if report.passed else f"tried: {report.headline}"
 
 
 def _check(args: argparse.Namespace) -> int:
     exercise = by_id(args.exercise)
+    if exercise.missing_tools():
+        raise MissingTool(exercise, exercise.missing_tools())
     if not args.time_limit > 0:
         raise UsageError(f"--time-limit must be more than 0 seconds, got {args.time_limit:g}")
     if args.work.is_file() and not _has_sections(args.work):

@@ -6,11 +6,15 @@ that return a short message or raise `Fail` with "expected …, got …"), ``stu
 reader starts from, which runs and fails a check) and ``solution.py`` (the reference, which passes
 every check and stands in for an earlier piece the reader has not done), or, where the chapter
 shows the very code the reader writes, ``[solution]`` edits of those snippet sections of the
-package (`scratchgrad.exercises.sources` writes such sources out). `Exercise.load` reads a folder.
+package (`scratchgrad.exercises.sources` writes such sources out); ``needs`` names the modules its
+checks need beyond scratchgrad (torch), which make it an exercise for the command line only.
+`Exercise.load` reads a folder.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import random
 import tomllib
 from collections.abc import Callable, Iterable
@@ -91,7 +95,24 @@ class Exercise:
     package: str
     snippet_solution: SnippetSolution | None = None
     stub_edits: tuple[tuple[str, str], ...] | None = None
+    needs: tuple[str, ...] = ()
     checks: list[Check] = field(default_factory=list)
+
+    @property
+    def on_the_command_line_only(self) -> bool:
+        """Whether only the command line can check it: its checks need a module outside the standard
+        library and scratchgrad (`needs`, such as torch), and the page's Python has none."""
+        return bool(self.needs)
+
+    def missing_tools(self) -> list[str]:
+        """The modules of `needs` that this Python cannot import (looked up, not imported)."""
+        return [module for module in self.needs if importlib.util.find_spec(module) is None]
+
+    def import_tools(self) -> None:
+        """Import the modules of `needs` (torch takes seconds): the checker does it before the reader's
+        clock starts, so that their own ``import torch`` costs them nothing."""
+        for module in self.needs:
+            importlib.import_module(module)
 
     def check(self, title: str) -> Callable[[Callable[[Engine], str]], Callable[[Engine], str]]:
         """Decorator: add the function as the next hidden check, with `title` on its line."""
@@ -119,6 +140,7 @@ class Exercise:
             declared["stub_edits"] = _edits(stub)
         for listed in ("provides", "requires", "hints"):
             declared[listed] = tuple(declared[listed])
+        declared["needs"] = tuple(declared.get("needs", ()))
         return cls(**declared, wrong=wrong, package=package)
 
     @property

@@ -18,13 +18,14 @@ from scratchgrad.exercises._pieces import (
     softmax_cross_entropy,
     tanh_derivative,
     topological_order,
+    torch_port,
     trace,
     training,
     value_graph,
 )
 from scratchgrad.exercises.exercise import Exercise
 
-__all__ = ["EXERCISES", "UnknownExerciseError", "by_id"]
+__all__ = ["COMMAND_LINE_ONLY", "ENGINE_PIECES", "EXERCISES", "UnknownExerciseError", "by_id"]
 
 EXERCISES: tuple[Exercise, ...] = tuple(
     module.EXERCISE
@@ -47,8 +48,14 @@ EXERCISES: tuple[Exercise, ...] = tuple(
         training,
         diagnose,
         softmax_cross_entropy,
+        torch_port,
     )
 )
+ENGINE_PIECES: tuple[Exercise, ...] = tuple(e for e in EXERCISES if not e.on_the_command_line_only)
+"""What "your engine: k of N pieces" counts, on the home page and in the command line's ``list``
+alike: every exercise the page can check. The others (`COMMAND_LINE_ONLY`, whose checks need torch)
+are counted apart, where they can be checked: the page never calls one passed."""
+COMMAND_LINE_ONLY: tuple[Exercise, ...] = tuple(e for e in EXERCISES if e.on_the_command_line_only)
 _BY_ID = {exercise.id: exercise for exercise in EXERCISES}
 
 

@@ -28,7 +28,18 @@ from scratchgrad.exercises.sandbox import (
     reader_filename,
 )
 
-__all__ = ["check", "earlier_pieces", "load_pieces", "new_seed"]
+__all__ = ["MissingTool", "check", "earlier_pieces", "load_pieces", "new_seed"]
+
+
+class MissingTool(Exception):  # noqa: N818 (what the reader reads: a tool is missing)
+    """An exercise whose checks need a module this Python lacks (torch); the message says how to get it."""
+
+    def __init__(self, exercise: Exercise, missing: Sequence[str]) -> None:
+        names = ", ".join(missing)
+        super().__init__(
+            f"exercise {exercise.id!r} is checked with {names}, which this Python cannot import: "
+            f"pip install {' '.join(missing)} (then check again)"
+        )
 
 
 DEFAULT_TIME_LIMIT = 10.0
@@ -67,11 +78,15 @@ def check(
     `earlier` maps exercise ids to the reader's passing code for earlier pieces; a piece not in
     it is loaded from its reference solution. `time_limit` (seconds, or None for none) bounds the
     whole run, loading and checks together. `seed` picks the random cases (`new_seed()` when None):
-    the report names it, and the same seed checks the same cases again.
+    the report names it, and the same seed checks the same cases again. `MissingTool` when the
+    exercise needs a module this Python lacks (torch, for the command line's exercises).
     """
     exercise = by_id(exercise_id)
+    if exercise.missing_tools():
+        raise MissingTool(exercise, exercise.missing_tools())
     if not isinstance(source, str):
         raise TypeError(f"check() needs the reader's code as a str, got {type(source).__name__}")
+    exercise.import_tools()
     if seed is None:
         seed = new_seed()
     sandbox = Sandbox(time_limit)

@@ -6,6 +6,9 @@ import { beforeEach, describe, test } from "node:test";
 import { JSDOM } from "jsdom";
 import { BookVersions } from "../../../web/exercises/book-version.js";
 
+// The bundle's define (hooks/pyodide_runtime.py, from exercises.registry.COMMAND_LINE_ONLY).
+globalThis.EXERCISES_ON_THE_COMMAND_LINE = ["torch-port"];
+
 const PAGE = `
   <section class="sg-exercise" data-sg-exercise="slope"></section>
   <details data-sg-book-for="slope" class="sg-book"><summary>The book's version</summary><p>ours</p></details>`;

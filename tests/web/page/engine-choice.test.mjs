@@ -5,6 +5,9 @@ import { beforeEach, describe, test } from "node:test";
 import { JSDOM } from "jsdom";
 import { BOOK, EngineChoice, MINE, describePieces, loadChoice, piecesOf } from "../../../web/page/engine-choice.js";
 
+// The bundle's define (hooks/pyodide_runtime.py, from exercises.registry.COMMAND_LINE_ONLY).
+globalThis.EXERCISES_ON_THE_COMMAND_LINE = ["torch-port"];
+
 const PIECES = [
   { id: "value-graph", title: "A Value that remembers how it was made", chapter: "value-object" },
   { id: "backward", title: "backward()", chapter: "automatic-backward" },

@@ -6,13 +6,18 @@ import { beforeEach, describe, test } from "node:test";
 import { JSDOM } from "jsdom";
 import {
   allPassed,
+  checkedOnTheCommandLine,
   exportedCode,
   loadWork,
+  ON_THE_COMMAND_LINE,
   passedPieces,
   passingCode,
   progressOf,
   saveWork,
 } from "../../../web/shared/exercise-work.js";
+
+// The bundle's define (hooks/pyodide_runtime.py, from exercises.registry.COMMAND_LINE_ONLY).
+globalThis.EXERCISES_ON_THE_COMMAND_LINE = ["torch-port"];
 
 const GOOD = "def f():\n    return 1\n";
 const BAD = "def f():\n    return 2\n";
@@ -80,5 +85,26 @@ describe("exportedCode", () => {
   test("is the editor's code for a piece never checked", () => {
     saveWork("slope", { code: BAD });
     assert.equal(exportedCode(loadWork("slope")), BAD);
+  });
+});
+
+describe("a piece checked on the command line only", () => {
+  test("never counts here, whatever its record says, and its code is still exported", () => {
+    check("slope", GOOD, "pass");
+    check("torch-port", GOOD, "pass"); // a record that claims a pass: the page could not have checked it
+    assert.equal(checkedOnTheCommandLine("torch-port"), true);
+    assert.equal(checkedOnTheCommandLine("slope"), false);
+    assert.equal(passingCode(loadWork("torch-port"), "torch-port"), null);
+    assert.equal(progressOf(loadWork("torch-port"), "torch-port"), ON_THE_COMMAND_LINE);
+    assert.equal(progressOf(null, "torch-port"), ON_THE_COMMAND_LINE);
+    assert.deepEqual(allPassed(), { slope: GOOD });
+    assert.deepEqual(passedPieces(["slope", "torch-port"]), { slope: GOOD });
+    assert.equal(exportedCode(loadWork("torch-port")), GOOD);
+  });
+
+  test("written but never checked: Export writes the editor's code", () => {
+    saveWork("torch-port", { code: BAD, stub: "" });
+    assert.equal(exportedCode(loadWork("torch-port")), BAD);
+    assert.equal(progressOf(loadWork("torch-port"), "torch-port"), ON_THE_COMMAND_LINE);
   });
 });
