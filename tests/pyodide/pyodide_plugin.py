@@ -39,6 +39,7 @@ HOST_ONLY_PATHS = {
     "tests/test_notation.py": "reads web/ (the Playground's labels): not in the Pyodide test tree",
     "tests/exercises/test_remote.py": "checks across two processes: the reader's code in a second one, "
     "which Pyodide cannot start",
+    "tests/exercises/test_memory_cap.py": "the ceiling of a child process's memory (resource, subprocess)",
 }
 HOST_ONLY_TESTS = {
     **{

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from scratchgrad.exercises.memory_cap import cap_memory
 from scratchgrad.exercises.registry import by_id
 from scratchgrad.exercises.remote import ACROSS, check_all_across
 from scratchgrad.exercises.report import Report, report_from_dict
@@ -184,6 +185,7 @@ def _reports(payload: dict, on_report: Callable[[Report], None] | None = None) -
 def _child() -> None:
     """In the child: read the payload from stdin, check, write the complete record on the pipe and
     end at once, before any handler or thread the reader's code left behind can run."""
+    cap_memory()
     payload = json.loads(sys.stdin.read())
     record, nonce, progress = payload.pop("record"), payload.pop("nonce"), payload.pop("progress")
     as_dict = Report.as_dict  # the reader's code may replace it on the class

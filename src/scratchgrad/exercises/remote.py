@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator, Mapping
 
 from scratchgrad.exercises.borrowed import book_imports, borrowed_names
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
+from scratchgrad.exercises.memory_cap import cap_memory
 from scratchgrad.exercises.registry import by_id
 from scratchgrad.exercises.report import CheckLine, CodeError, PieceUse, Report
 from scratchgrad.exercises.runner import (
@@ -412,6 +413,7 @@ def _finish_across(report: Report, channel: _Channel | None, outcome: str, headl
 
 def _serve() -> None:
     """In the reader process: load the reader's code, then answer calls until "bye"."""
+    cap_memory()
     # The pipes move off fds 0 and 1, which then lead nowhere: input(), or a write on sys.__stdout__,
     # cannot take a request or pass for an answer.
     requests, replies = os.fdopen(os.dup(0), "rb"), os.fdopen(os.dup(1), "wb")

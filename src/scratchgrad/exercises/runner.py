@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from scratchgrad.exercises.borrowed import book_imports, borrowed_names
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
+from scratchgrad.exercises.memory_cap import out_of_memory
 from scratchgrad.exercises.registry import EXERCISES, by_id
 from scratchgrad.exercises.report import CheckLine, CodeError, PieceUse, Report
 from scratchgrad.exercises.sandbox import (
@@ -233,6 +234,8 @@ def _code_error(error: BaseException, exercise_id: str) -> CodeError:
     else:
         where, line = f"when the checks of {exercise_id!r} used what your code returned", None
     message = error.msg if isinstance(error, SyntaxError) else str(error)
+    if isinstance(error, MemoryError):
+        message = out_of_memory()
     return CodeError(type(error).__name__, message, where, line)
 
 
