@@ -203,28 +203,28 @@ engine-test: setup setup-web $(TEST_SITE).built
 		$(BIN)/python -m pytest $(DURATIONS) tests/engines
 	$(call stage_end,engine-test)
 
-# Two cores: first two lanes at once (each lane is one process at a time, and --output-sync
-# prints a lane's output whole when it ends); then the browser tests, their shared stage in two
-# workers, then the `timing` ones alone, since they measure how long the page's main thread (or a
-# Stop) takes. Everything both lanes need is set up first, once. stage-times-reset comes first:
-# make builds the prerequisites in the order listed.
+# Two cores, kept busy: every stage but browser-timing runs in one of two lanes at once (each
+# lane is one stage at a time, and --output-sync prints a lane's output whole when it ends); the
+# browser tests that time the page's main thread or a Stop (browser-timing) then run alone.
+# Everything both lanes need is set up first, once. stage-times-reset comes first: make builds
+# the prerequisites in the order listed.
 test: stage-times-reset setup setup-web $(PYODIDE_WHEELS)/.downloaded
 	@$(MAKE) --no-print-directory -j2 --output-sync=recurse python-lane site-lane
-	@$(MAKE) --no-print-directory browser-shared
 	@$(MAKE) --no-print-directory browser-timing
-	@echo "== make test: wall time per stage (the rest is setup; the rows above browser-shared ran in two lanes at once) =="
+	@echo "== make test: wall time per stage (the rest is setup; the rows above browser-timing ran in two lanes at once) =="
 	@cat $(STAGE_TIMES)
 	@$(call time_since,$(TEST_CLOCK),total)
 
-# The two lanes, of about the same length: CPython's and Pyodide's unit tests; the site's build,
-# its tests, the linters, the JavaScript unit tests, the mutants and the other engines (Firefox
-# and WebKit: none of their tests times the page, so they share the machine with the other lane).
+# The two lanes: CPython's and Pyodide's unit tests and the mutants (one core); the site's build,
+# its tests, the linters, the JavaScript unit tests, the site in Firefox and WebKit (none of
+# their tests times the page), then Chromium's browser-shared last, since its two workers take
+# both cores once the other lane ends. Every stage that reads the site is in the site's lane.
 # A lane's make gets LANE=1, which makes it run its stages one after the other (.NOTPARALLEL,
 # below) while sharing the two jobs with the other lane.
 python-lane:
-	@$(MAKE) --no-print-directory LANE=1 unit pyodide-test
+	@$(MAKE) --no-print-directory LANE=1 unit pyodide-test mutants
 site-lane:
-	@$(MAKE) --no-print-directory LANE=1 $(TEST_SITE).built docs-test lint js-test mutants engine-test
+	@$(MAKE) --no-print-directory LANE=1 $(TEST_SITE).built docs-test lint js-test engine-test browser-shared
 
 ifdef LANE
 .NOTPARALLEL:
