@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 EXTRAS := test,graph,torch,docs
 
-.PHONY: help needs setup setup-web mutants test python-lane site-lane stage-times-reset lint js-format unit js-test pyodide-test docs site docs-test browser-test engine-test serve bench bench-browser bench-playground clean
+.PHONY: help needs setup setup-web mutants test python-lane site-lane stage-times-reset lint js-format unit js-test pyodide-test docs site docs-test browser-test browser-shared browser-timing engine-test serve bench bench-browser bench-playground clean
 
 # What each stage of `make test` costs: every stage prints its wall time when it ends and adds it
 # to $(STAGE_TIMES), which `make test` prints at the end with the total; the pytest stages also
@@ -176,11 +176,25 @@ docs-test: setup setup-web $(TEST_SITE).built
 	SCRATCHGRAD_SITE_DIR=$(TEST_SITE) $(BIN)/python -m pytest $(DURATIONS) tests/test_docs.py
 	$(call stage_end,docs-test)
 
-# Every runnable block of every page, run in headless Chromium against the built site.
-browser-test: setup setup-web $(TEST_SITE).built
-	$(call stage_start,browser-test)
-	SCRATCHGRAD_SITE_DIR=$(TEST_SITE) $(BIN)/python -m pytest $(DURATIONS) tests/browser
-	$(call stage_end,browser-test)
+# Every runnable block of every page, run in headless Chromium against the built site, in two
+# stages: the tests marked `timing` (they time the page's main thread or a Stop on the wall clock)
+# run alone, after the others; the others run in $(BROWSER_WORKERS) pytest-xdist workers, each with
+# its own server (a free port) and Chromium. A worker takes the next test when it is free.
+BROWSER_WORKERS ?= 2
+BROWSER_PYTEST := SCRATCHGRAD_SITE_DIR=$(TEST_SITE) $(BIN)/python -m pytest $(DURATIONS) tests/browser
+browser-test:
+	@$(MAKE) --no-print-directory browser-shared
+	@$(MAKE) --no-print-directory browser-timing
+
+browser-shared: setup setup-web $(TEST_SITE).built
+	$(call stage_start,browser-shared)
+	$(BROWSER_PYTEST) -m "not timing" --numprocesses $(BROWSER_WORKERS) --dist worksteal
+	$(call stage_end,browser-shared)
+
+browser-timing: setup setup-web $(TEST_SITE).built
+	$(call stage_start,browser-timing)
+	$(BROWSER_PYTEST) -m timing
+	$(call stage_end,browser-timing)
 
 # The site in Firefox ESR (puppeteer-core over WebDriver BiDi) and WebKitGTK (Selenium, MiniBrowser
 # under Xvfb), Debian's browsers only: pages load clean, blocks run, Stop, reload, the Playground.
@@ -191,27 +205,28 @@ engine-test: setup setup-web $(TEST_SITE).built
 		$(BIN)/python -m pytest $(DURATIONS) tests/engines
 	$(call stage_end,engine-test)
 
-# Two cores: the stages that do not open a browser run in two lanes at once (each lane is one
-# process at a time, and --output-sync prints a lane's output whole when it ends); the browser
-# stages then run alone, since some of their tests measure how long the page's main thread is
-# busy. Everything both lanes need is set up first, once. stage-times-reset comes first: make
-# builds the prerequisites in the order listed.
+# Two cores, kept busy: every stage but browser-timing runs in one of two lanes at once (each
+# lane is one stage at a time, and --output-sync prints a lane's output whole when it ends); the
+# browser tests that time the page's main thread or a Stop (browser-timing) then run alone.
+# Everything both lanes need is set up first, once. stage-times-reset comes first: make builds
+# the prerequisites in the order listed.
 test: stage-times-reset setup setup-web $(PYODIDE_WHEELS)/.downloaded
 	@$(MAKE) --no-print-directory -j2 --output-sync=recurse python-lane site-lane
-	@$(MAKE) --no-print-directory browser-test
-	@$(MAKE) --no-print-directory engine-test
-	@echo "== make test: wall time per stage (the rest is setup; the rows above browser-test ran in two lanes at once) =="
+	@$(MAKE) --no-print-directory browser-timing
+	@echo "== make test: wall time per stage (the rest is setup; the rows above browser-timing ran in two lanes at once) =="
 	@cat $(STAGE_TIMES)
 	@$(call time_since,$(TEST_CLOCK),total)
 
-# The two lanes, about 3 minutes each: CPython's and Pyodide's unit tests; the site's build,
-# its tests, the linters and the JavaScript unit tests.
+# The two lanes: CPython's and Pyodide's unit tests and the mutants (one core); the site's build,
+# its tests, the linters, the JavaScript unit tests, the site in Firefox and WebKit (none of
+# their tests times the page), then Chromium's browser-shared last, since its two workers take
+# both cores once the other lane ends. Every stage that reads the site is in the site's lane.
 # A lane's make gets LANE=1, which makes it run its stages one after the other (.NOTPARALLEL,
 # below) while sharing the two jobs with the other lane.
 python-lane:
 	@$(MAKE) --no-print-directory LANE=1 unit pyodide-test mutants
 site-lane:
-	@$(MAKE) --no-print-directory LANE=1 $(TEST_SITE).built docs-test lint js-test
+	@$(MAKE) --no-print-directory LANE=1 $(TEST_SITE).built docs-test lint js-test engine-test browser-shared
 
 ifdef LANE
 .NOTPARALLEL:

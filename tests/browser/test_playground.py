@@ -177,6 +177,7 @@ def test_each_data_set_trains_steps_and_resets_exactly_as_cpython(context, site_
     assert boundary_pixels(page) == untrained
 
 
+@pytest.mark.timing
 def test_the_views_redraw_live_while_training_and_the_page_never_blocks_50_ms(browser, context, site_url):
     """No main-thread task uses 50 ms while the panel trains, and the views keep redrawing.
 

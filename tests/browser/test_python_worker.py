@@ -42,6 +42,7 @@ def build_id(site_dir: Path) -> str:
     return re.search(r"pyodide-lock\.json\?build=(\w+)", runner).group(1)
 
 
+@pytest.mark.timing
 @pytest.mark.fresh_context
 def test_python_boots_before_the_page_asks_it_to_start(context, site_url, site_dir):
     probe = PROBE_PAGE.replace("REQUEST_AFTER_MS", str(REQUEST_AFTER_MS)).replace("BUILD", build_id(site_dir))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
 from pages import (
     ARTIFACTS,
     BLOCK_TIMEOUT_MS,
@@ -78,6 +79,7 @@ TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline"
 MAIN_THREAD = "CrRendererMain"
 
 
+@pytest.mark.timing
 def test_main_thread_never_blocks_50_ms_while_a_training_run_streams(browser, context, site_url):
     page = open_page(context, page_url(site_url, runnable_pages()[0]))
     replace_code(page, 0, TRAINING)

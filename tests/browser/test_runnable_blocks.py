@@ -55,6 +55,7 @@ def stop_and_time(page, runs: int) -> float:
     return time.monotonic() - started
 
 
+@pytest.mark.timing
 def test_stop_interrupts_a_runaway_loop_within_a_second_and_keeps_the_namespace(page):
     assert page.evaluate("crossOriginIsolated")
     runs = start_runaway(page)
@@ -65,6 +66,7 @@ def test_stop_interrupts_a_runaway_loop_within_a_second_and_keeps_the_namespace(
     assert run_code(page, "print(kept)")["printed"] == "42\n"
 
 
+@pytest.mark.timing
 @pytest.mark.fresh_context
 def test_without_isolation_stop_restarts_python_and_says_the_namespace_is_gone(context, site_url):
     context.add_init_script(WITHOUT_ISOLATION)
