@@ -205,28 +205,30 @@ engine-test: setup setup-web $(TEST_SITE).built
 		$(BIN)/python -m pytest $(DURATIONS) tests/engines
 	$(call stage_end,engine-test)
 
-# Two cores, kept busy: every stage but browser-timing runs in one of two lanes at once (each
-# lane is one stage at a time, and --output-sync prints a lane's output whole when it ends); the
-# browser tests that time the page's main thread or a Stop (browser-timing) then run alone.
+# Two cores, kept busy: every stage but browser-timing and engine-test runs in one of two lanes
+# at once (each lane is one stage at a time, and --output-sync prints a lane's output whole when
+# it ends); the browser tests that time the page's main thread or a Stop (browser-timing) then run
+# alone, and Firefox and WebKit last, alone (beside the unit tests, WebKit's reader's-engine test
+# lost its page as hung once, 2026-11-29).
 # Everything both lanes need is set up first, once. stage-times-reset comes first: make builds
 # the prerequisites in the order listed.
 test: stage-times-reset setup setup-web $(PYODIDE_WHEELS)/.downloaded
 	@$(MAKE) --no-print-directory -j2 --output-sync=recurse python-lane site-lane
 	@$(MAKE) --no-print-directory browser-timing
+	@$(MAKE) --no-print-directory engine-test
 	@echo "== make test: wall time per stage (the rest is setup; the rows above browser-timing ran in two lanes at once) =="
 	@cat $(STAGE_TIMES)
 	@$(call time_since,$(TEST_CLOCK),total)
 
 # The two lanes: CPython's and Pyodide's unit tests and the mutants (one core); the site's build,
-# its tests, the linters, the JavaScript unit tests, the site in Firefox and WebKit (none of
-# their tests times the page), then Chromium's browser-shared last, since its two workers take
-# both cores once the other lane ends. Every stage that reads the site is in the site's lane.
+# its tests, the linters, the JavaScript unit tests, then Chromium's browser-shared last, since
+# its two workers take both cores once the other lane ends. Every stage that reads the site is in the site's lane.
 # A lane's make gets LANE=1, which makes it run its stages one after the other (.NOTPARALLEL,
 # below) while sharing the two jobs with the other lane.
 python-lane:
 	@$(MAKE) --no-print-directory LANE=1 unit pyodide-test mutants
 site-lane:
-	@$(MAKE) --no-print-directory LANE=1 $(TEST_SITE).built docs-test lint js-test engine-test browser-shared
+	@$(MAKE) --no-print-directory LANE=1 $(TEST_SITE).built docs-test lint js-test browser-shared
 
 ifdef LANE
 .NOTPARALLEL:

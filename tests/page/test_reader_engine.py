@@ -122,6 +122,22 @@ def test_blame_quotes_the_readers_own_rule_and_the_overwrite_stages_copy_its_own
     )
 
 
+def test_an_engine_kept_from_before_quotes_its_own_lines_after_another_was_built():
+    learners = ReaderEngine.load("accumulating-gradients", LEARNER)
+    with learners.standing_in():
+        pass  # built: its accumulate compiled under "<yours: accumulate>"
+    others = {**LEARNER, "accumulate": SOLUTIONS["accumulate"]}
+    assert others["accumulate"] != LEARNER["accumulate"]
+    with ReaderEngine.load("accumulating-gradients", others).standing_in():
+        pass  # the same file name, another text
+    with learners.standing_in():
+        theirs = closures.Value(2.0) * closures.Value(-3.0)
+    mine = "self.grad += result.grad * other.data"
+    line = 1 + LEARNER["accumulate"].splitlines().index(f"            {mine}")
+    quoted = rule_line(theirs._backward, theirs._prev[0])
+    assert quoted == f" (your code for 'accumulate', line {line}: `{mine}`)"
+
+
 def test_the_books_stages_come_back_after_the_run_even_when_it_raises():
     outcome = run(
         "from scratchgrad.stages.closures import Value\nraise ValueError('x')", "chain-rule", NATURAL

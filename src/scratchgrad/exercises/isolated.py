@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from scratchgrad.exercises.child_clocks import child_clocks
 from scratchgrad.exercises.memory_cap import cap_memory
 from scratchgrad.exercises.registry import by_id
 from scratchgrad.exercises.remote import ACROSS, check_all_across
@@ -87,7 +88,7 @@ def _wait(child: subprocess.Popen, progress: Path, patience: float) -> None:
     """Wait for `child`; kill it once, without a new report in `progress`, it has used `patience` CPU
     seconds or waited `WALL_FACTOR` times as long (seconds on the clock less those it queued for a
     CPU). Where the system says neither (no /proc), `patience` seconds on the clock."""
-    clocks = _child_clocks(child.pid)
+    clocks = child_clocks(child.pid)
     wait_patience = patience * WALL_FACTOR if clocks else patience
     last_size, since = -1, (0.0, 0.0, 0.0)
     while child.poll() is None:
@@ -114,25 +115,6 @@ def _overran(patience: float, on_cpu: bool, wait_patience: float) -> str:
         f"did not finish: a check ran longer than {wait_patience:g} s and was stopped — is there a loop "
         "that never ends, or does your code sleep or wait for something?"
     )
-
-
-def _child_clocks(pid: int) -> Callable[[], tuple[float, float]] | None:
-    """(CPU seconds, seconds queued for a CPU) of process `pid` so far, read afresh at each call
-    from Linux's ``/proc/<pid>/schedstat``; None where the system does not tell."""
-    stat = Path(f"/proc/{pid}/schedstat")
-
-    def read() -> tuple[float, float]:
-        try:
-            cpu, queued = stat.read_text(encoding="ascii").split()[:2]
-        except (OSError, ValueError):
-            return (0.0, 0.0)  # the child has just ended: poll() says so next
-        return int(cpu) / 1e9, int(queued) / 1e9
-
-    try:
-        stat.read_text(encoding="ascii")
-    except OSError:
-        return None
-    return read
 
 
 class _PipeReader:

@@ -29,6 +29,7 @@ import types
 from collections.abc import Callable, Iterator, Mapping
 
 from scratchgrad.exercises.borrowed import book_imports, borrowed_names
+from scratchgrad.exercises.child_clocks import child_clocks
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.memory_cap import cap_memory
 from scratchgrad.exercises.registry import by_id
@@ -160,10 +161,8 @@ class _Channel:
     times that on the clock, less queueing), counted from the run's start."""
 
     def __init__(self, child: subprocess.Popen, patience: float) -> None:
-        from scratchgrad.exercises.isolated import _child_clocks  # isolated imports this module
-
         self._child, self._patience, self._buffer = child, patience, b""
-        self._clocks = _child_clocks(child.pid)
+        self._clocks = child_clocks(child.pid)
         self._wall = patience * WALL_FACTOR if self._clocks else patience
         self._start = time.monotonic()
         self.handles: list[Callable] = []

@@ -58,6 +58,7 @@ import functools
 import importlib
 import inspect
 import json
+import linecache
 import math
 import random
 import re
@@ -396,6 +397,7 @@ class ReaderEngine:
         self.bug = bug
         self.passed = {id_: code for id_, code in passed.items() if isinstance(code, str)}
         self._stand_ins: list[tuple[Stage, dict[str, Any]]] | None = None
+        self._lines: dict[str, tuple] = {}  # file name → linecache entry of the code it was built from
         self.uses: list[PieceUse] = []
         self.grafted: set[str] = set()
 
@@ -423,9 +425,15 @@ class ReaderEngine:
         """(stage, the namespace of the reader's engine that stands in for it) for each stage of the page."""
         if self._stand_ins is None:
             built: dict[str, dict[str, Any]] = {}
+            before = dict(linecache.cache)
             for stage in STAGES:
                 if pieces_on(self.page, stage):
                     built[stage.module] = self._build(stage, built.get(stage.extends or ""))
+            # Another engine (the reader's earlier code, kept in _BUILT) compiles under the same file
+            # names: each run puts this engine's own lines back, so what it quotes is what it runs.
+            self._lines = {
+                name: entry for name, entry in linecache.cache.items() if before.get(name) is not entry
+            }
             self._stand_ins = [(_stage(module), namespace) for module, namespace in built.items()]
             self._say_which_pieces()
         return self._stand_ins
@@ -488,6 +496,7 @@ class ReaderEngine:
         # Every stage imported before any is replaced: a stage that imports another (textbook_nn
         # takes closures' Value) must bind the book's, not the stand-in of the moment.
         modules = [importlib.import_module(stage.module) for stage, _ in self.stand_ins]
+        linecache.cache.update(self._lines)
         try:
             for (stage, namespace), module in zip(self.stand_ins, modules, strict=True):
                 for name, yours in stage.names.items():
