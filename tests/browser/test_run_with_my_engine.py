@@ -208,9 +208,11 @@ def quoted_lines(figure) -> list[tuple[str, int, str]]:
         figure.get_by_role("button", name="Next step").click()
 
 
-def test_step_through_quotes_the_readers_own_rules_and_the_overwrite_copy_its_own(accumulating):
+def test_step_through_quotes_the_readers_own_rules_and_the_overwrite_copy_its_own(watched, site_url):
     """The page also loads the overwrite stage's copy of the reader's rules, rewritten with =:
-    stepping through their engine quotes the += lines they wrote, the switch's run the copy's."""
+    stepping through their engine quotes the += lines they wrote, the switch's run the copy's.
+    A page of its own: the tests above leave the module's page with the switch on and its result."""
+    accumulating = open_page(watched, page_url(site_url, "accumulating-gradients.md"))
     seed(accumulating, LEARNER)
     run_from_top(accumulating, REUSED)
     switch = block(accumulating, REUSED).get_by_role("switch")
@@ -233,8 +235,7 @@ def test_step_through_quotes_the_readers_own_rules_and_the_overwrite_copy_its_ow
         accumulating.set_viewport_size({"width": width, "height": 1100})
         figure.evaluate("e => e.scrollIntoView()")
         figure.screenshot(path=str(ARTIFACTS / f"reader-engine-step-through-{width}-default.png"))
-    accumulating.set_viewport_size({"width": 1280, "height": 900})
-    switch.uncheck()
+    accumulating.close()
 
 
 @pytest.fixture(scope="module")
