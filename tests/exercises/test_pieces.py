@@ -194,3 +194,11 @@ def test_the_accumulate_stub_hands_over_no_rule_and_its_check_names_every_line_t
         number = 1 + next(i for i, text in enumerate(lines) if text.strip() == line)
         where = f"(your code for 'local-derivatives') sets a.grad with `=` (line {number}: `{line}`)"
         assert f"your rule for {rule} {where}" in message, message
+
+
+def test_the_order_stub_leaves_the_whole_walk_to_the_reader():
+    stub = by_id("topological-order").stub
+    assert [
+        line for line in stub.splitlines() if line.strip() and not line.strip().startswith(('"""', "pass"))
+    ] == ["def topological_order(root):"]
+    assert not check("topological-order", stub, seed=1).passed
