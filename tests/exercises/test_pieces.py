@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from adversaries import RULES_WITH_EQUALS
 
 from scratchgrad.exercises import EXERCISES, MissingTool, check, check_all, describe
 from scratchgrad.exercises.exercise import Exercise
@@ -174,3 +175,30 @@ def test_only_an_exercise_that_needs_a_tool_is_for_the_command_line_only():
     assert described["torch-port"]["needs"] == ["torch"]
     assert not any(item["command_line_only"] for key, item in described.items() if key != "torch-port")
     assert [e.id for e in ENGINE_PIECES] == [e.id for e in EXERCISES if e.id != "torch-port"]
+
+
+def test_the_accumulate_stub_hands_over_no_rule_and_its_check_names_every_line_that_assigns():
+    stub = by_id("accumulate").stub
+    assert "def " not in stub
+    assert ".grad" not in stub
+    report = check("accumulate", stub, {"local-derivatives": RULES_WITH_EQUALS}, seed=1)
+    message = report.checks[0].message
+    assert message.startswith("3 of your 3 rules lose a share: (1) your rule for +"), message
+    lines = RULES_WITH_EQUALS.splitlines()
+    assigning = {
+        "+": "self.grad = out.grad",
+        "*": "self.grad = other.data * out.grad",
+        "tanh": "self.grad = tanh_derivative(self.data) * out.grad",
+    }
+    for rule, line in assigning.items():
+        number = 1 + next(i for i, text in enumerate(lines) if text.strip() == line)
+        where = f"(your code for 'local-derivatives') sets a.grad with `=` (line {number}: `{line}`)"
+        assert f"your rule for {rule} {where}" in message, message
+
+
+def test_the_order_stub_leaves_the_whole_walk_to_the_reader():
+    stub = by_id("topological-order").stub
+    assert [
+        line for line in stub.splitlines() if line.strip() and not line.strip().startswith(('"""', "pass"))
+    ] == ["def topological_order(root):"]
+    assert not check("topological-order", stub, seed=1).passed

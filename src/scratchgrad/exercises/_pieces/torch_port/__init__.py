@@ -5,6 +5,7 @@ import warnings
 
 from scratchgrad.datasets import four_points
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
+from scratchgrad.exercises.reference_loop import losses as chapter_losses
 from scratchgrad.exercises.shares import line_in
 from scratchgrad.gradcheck import relative_error
 from scratchgrad.losses import mse
@@ -51,23 +52,9 @@ def _scratchgrad_losses(nin, sizes, xs, ys, steps, rate, seed) -> list[float]:
     return fit(model, xs, ys, mse, SGD(model.parameters(), lr=rate), steps=steps).loss
 
 
-def _slipped_losses(nin, sizes, xs, ys, steps, rate, seed, *, zero=True, sign=1.0, summed=False, pairs=False):
+def _slipped_losses(nin, sizes, xs, ys, steps, rate, seed, **slip) -> list[float]:
     """The same run in scratchgrad with one of a port's classic slips, for naming the reader's."""
-    model = _model(nin, sizes, seed)
-    losses = []
-    for _ in range(steps):
-        outputs = [model(x) for x in xs]
-        pairs_of = [(o, y) for o in outputs for y in ys] if pairs else list(zip(outputs, ys, strict=True))
-        loss = sum((o - y) ** 2 for o, y in pairs_of)
-        loss = loss if summed else loss / len(pairs_of)
-        if zero:
-            for p in model.parameters():
-                p.grad = 0.0
-        loss.backward()
-        for p in model.parameters():
-            p.data -= sign * rate * p.grad
-        losses.append(loss.data)
-    return losses
+    return chapter_losses(_model(nin, sizes, seed), xs, ys, steps, rate, **slip)
 
 
 def _same(yours: list, right: list[float], tolerance: float = DIGITS) -> bool:

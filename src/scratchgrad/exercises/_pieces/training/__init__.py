@@ -2,6 +2,7 @@
 
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.oracle import close
+from scratchgrad.exercises.reference_loop import losses as chapter_losses
 from scratchgrad.exercises.shares import line_in, line_of
 from scratchgrad.writing.numbers import written
 
@@ -10,23 +11,6 @@ EXERCISE = Exercise.load(__name__)
 XS = ([2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0])
 YS = (1.0, -1.0, -1.0, 1.0)
 STEPS, RATE = 8, 0.1
-
-
-def _loop(
-    model, zero: bool, sign: float, steps: int = STEPS, rate: float = RATE, xs: tuple = XS, ys: tuple = YS
-) -> list[float]:
-    """The chapter's loop on the reader's model, or one of its two classic bugs."""
-    losses = []
-    for _ in range(steps):
-        loss = sum((model(x) - y) ** 2 for x, y in zip(xs, ys, strict=False)) / len(xs)
-        if zero:
-            for p in model.parameters():
-                p.grad = 0.0
-        loss.backward()
-        for p in model.parameters():
-            p.data -= sign * rate * p.grad
-        losses.append(loss.data)
-    return losses
 
 
 def _zeroed_before_the_step(engine: Engine) -> str:
@@ -40,6 +24,11 @@ def _zeroed_before_the_step(engine: Engine) -> str:
         f": your line {zero[0]} (`{zero[1]}`) zeroes the gradients after backward() (line {backward[0]}) and "
         f"before the step (line {step[0]}), so every step is learning_rate × 0. Zero them before backward()"
     )
+
+
+def _chapter(steps: int, rate: float, xs: tuple = XS, ys: tuple = YS, **slip: float):
+    """The chapter's loop (or, with `slip`, one of its classic bugs) as a function of the model."""
+    return lambda model: chapter_losses(model, xs, ys, steps, rate, **slip)
 
 
 def _run(model, weights: list[float], loop) -> list[float]:
@@ -63,7 +52,7 @@ def _shape(engine: Engine) -> str:
             f"the first loss should be the model's mean squared error before any update, {written(before)}; "
             f"yours is {written(losses[0])}"
         )
-        after = _run(model, weights, lambda m: _loop(m, True, 1.0, 2, RATE))[1]
+        after = _run(model, weights, _chapter(2, RATE))[1]
         if close(losses[0], after, 1e-9):  # the evidence: exactly the loss one update later
             raise Fail(
                 f"{found}, the loss after the first update{line_in(engine.train, '.append(')}: append the "
@@ -82,7 +71,7 @@ def _same_as_chapter(engine: Engine) -> str:
         yours = list(_run(model, weights, lambda m, s=steps, r=rate: engine.train(m, xs, ys, s, r)))
         if xs != [list(x) for x in XS] or ys != list(YS):
             raise Fail("train() changed the xs or ys it was given: read the examples, never write them")
-        right = _run(model, weights, lambda m, s=steps, r=rate: _loop(m, True, 1.0, s, r))
+        right = _run(model, weights, _chapter(steps, rate))
         if len(yours) != steps:
             raise Fail(
                 f"train(…, steps={steps}, …) should return {steps} losses; yours returned {len(yours)}"
@@ -109,11 +98,11 @@ def _same_as_chapter(engine: Engine) -> str:
                 "your loop moves uphill: step against the gradient, param.data -= learning_rate * param.grad",
             ),
         ):
-            buggy = _run(model, weights, lambda m, z=zero, g=sign, s=steps, r=rate: _loop(m, z, g, s, r))
+            buggy = _run(model, weights, _chapter(steps, rate, zero=zero, sign=sign))
             if all(close(a, b, 1e-9) for a, b in zip(yours, buggy, strict=True)):
                 raise Fail(f"{found} — {diagnosis}")
         for other in (0.1, 0.01, 0.05, 1.0):
-            fixed = _run(model, weights, lambda m, s=steps, o=other: _loop(m, True, 1.0, s, o))
+            fixed = _run(model, weights, _chapter(steps, other))
             if other != rate and all(close(a, b, 1e-9) for a, b in zip(yours, fixed, strict=True)):
                 raise Fail(f"{found} — your loop steps with {other:g}: use the learning_rate it is given")
         if all(loss == yours[0] for loss in yours):  # the evidence: not one step changed the model
@@ -123,7 +112,7 @@ def _same_as_chapter(engine: Engine) -> str:
     xs3, ys3 = XS[:3], YS[:3]  # another number of examples: the mean divides by len(xs), not by 4
     given = [list(x) for x in xs3], list(ys3)
     yours = list(_run(model, weights, lambda m: engine.train(m, *given, 3, RATE)))
-    right = _run(model, weights, lambda m: _loop(m, True, 1.0, 3, RATE, xs3, ys3))
+    right = _run(model, weights, _chapter(3, RATE, xs3, ys3))
     if len(yours) != 3 or not all(close(a, b, 1e-9) for a, b in zip(yours, right, strict=True)):
         found = (
             f"on the first 3 examples only, the losses should be {[written(x) for x in right]}; yours: "
