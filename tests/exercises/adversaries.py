@@ -1903,7 +1903,7 @@ CASES += [
             "    return losses\n", "    return losses[1:]\n", 1
         ),
         False,
-        "should return 30 losses",
+        "should return 20 losses",
     ),
     # ---------------------------------------------------------------- torch-port
     Case("torch-port", "parameters-and-update-by-hand", TORCH_BY_HAND, True),

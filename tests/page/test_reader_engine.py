@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -315,32 +316,64 @@ def test_the_wrong_order_switch_on_the_readers_engine_marks_a_and_b_in_the_drawn
     assert wrong == {"a", "b"}
 
 
-def every_block_of(page: str, passed: dict[str, str]) -> list[tuple[int, str | None, str | None]]:
-    """(block number, what the book's engine raised, what the reader's raised) for each runnable block
-    of `page`, run in page order on both, each block on the reader's engine where "my engine" puts it."""
-    book, yours = blocks.new_namespace(), blocks.new_namespace()
-    engine, codes, ran = ReaderEngine.load(page, passed), [], []
-    for n, fence in enumerate(fence for fence in page_fences(f"{page}.md") if fence.runnable):
-        codes.append(fence.body)
-        if 'browser="no"' in fence.info:
-            continue
-        filename = blocks.block_filename(page, n)
-        expected = blocks.run_block(fence.body, filename, book, capture=True)
-        on = engine if describe(page, codes) else None
-        got = blocks.run_block(fence.body, filename, yours, capture=True, engine=on)
-        raised = (said(expected), said(got))
-        if "expect=" in fence.info:  # a block meant to fail: its error's type, worded as Python words it
+ENGINES = {"reference": ACCUMULATING, "learner": LEARNER, "natural": NATURAL}
+"""The readers' engines whole pages are run on, by name: each page runs once on each, for every test."""
+
+
+def browser_blocks(page: str) -> list[tuple[int, str, str]]:
+    """(index among the runnable blocks, code, filename) of each block of `page` the browser runs."""
+    fences = [fence for fence in page_fences(f"{page}.md") if fence.runnable]
+    return [
+        (n, fence.body, blocks.block_filename(page, n))
+        for n, fence in enumerate(fences)
+        if 'browser="no"' not in fence.info
+    ]
+
+
+@functools.cache
+def on_the_book(page: str) -> dict[int, blocks.Outcome]:
+    """What each block of `page` the browser runs did on the book's engine, run once in page order
+    and kept: every test comparing a reader's engine with the book reads the same run."""
+    namespace = blocks.new_namespace()
+    return {
+        n: blocks.run_block(code, filename, namespace, capture=True)
+        for n, code, filename in browser_blocks(page)
+    }
+
+
+@functools.cache
+def on_a_readers(page: str, engine: str) -> dict[int, blocks.Outcome]:
+    """What each block of `page` the browser runs did on the `engine` of ENGINES, in page order, each
+    block on the reader's engine where "my engine" puts it; run once and kept, like on_the_book."""
+    namespace, loaded = blocks.new_namespace(), ReaderEngine.load(page, ENGINES[engine])
+    codes = [fence.body for fence in page_fences(f"{page}.md") if fence.runnable]
+    return {
+        n: blocks.run_block(
+            code, filename, namespace, capture=True, engine=loaded if describe(page, codes[: n + 1]) else None
+        )
+        for n, code, filename in browser_blocks(page)
+    }
+
+
+def every_block_of(page: str, engine: str) -> list[tuple[int, str | None, str | None]]:
+    """(block number, what the book's engine raised, what the reader's raised) for each block of
+    `page` the browser runs, on the book's engine and on the `engine` of ENGINES."""
+    fences = [fence for fence in page_fences(f"{page}.md") if fence.runnable]
+    book, yours, ran = on_the_book(page), on_a_readers(page, engine), []
+    for n in book:
+        raised = (said(book[n]), said(yours[n]))
+        if "expect=" in fences[n].info:  # a block meant to fail: its error's type, worded as Python words it
             raised = tuple(line and line.split(":")[0] for line in raised)
         ran.append((n + 1, *raised))
     return ran
 
 
-@pytest.mark.parametrize("passed", [ACCUMULATING, LEARNER], ids=["reference", "learner"])
+@pytest.mark.parametrize("engine", ["reference", "learner"])
 @pytest.mark.parametrize("page", reader_engine.CHAPTERS)
-def test_every_block_of_every_chapter_runs_on_a_correct_readers_engine(page, passed):
+def test_every_block_of_every_chapter_runs_on_a_correct_readers_engine(page, engine):
     """Operations no exercise asks for (log, sigmoid, relu) come from the book, grafted on the
     reader's Value; a drawing reads the reader's graph: no block raises what the book's does not."""
-    assert [(n, book, yours) for n, book, yours in every_block_of(page, passed) if book != yours] == []
+    assert [(n, book, yours) for n, book, yours in every_block_of(page, engine) if book != yours] == []
 
 
 @pytest.mark.parametrize("piece", [piece for piece, code in LEARNER.items() if code != SOLUTIONS[piece]])
@@ -352,7 +385,7 @@ def test_the_learners_pieces_each_pass_their_checks(piece):
 
 @pytest.mark.parametrize("page", reader_engine.CHAPTERS)
 def test_a_page_check_that_an_equals_engine_fails_says_the_lesson(page):
-    for n, book, yours in every_block_of(page, NATURAL):
+    for n, book, yours in every_block_of(page, "natural"):
         if yours != book:
             assert yours.startswith("AssertionError: "), f"{page} block {n}: {yours}"
             assert ".grad +=" in yours or "The += bug" in yours, f"{page} block {n}: {yours}"
@@ -367,24 +400,23 @@ def test_the_books_operations_grafted_on_a_readers_value_are_named_once():
 
 
 def test_the_readers_engine_trains_the_moons_beyond_four_points():
-    """Past Training the reader's engine goes on: the moons block is their Value, MLP and train."""
+    """Past Training the reader's engine goes on: the moons block is their Value, MLP and train.
+    The book's run and the reference engine's are those of the every-block tests (one training
+    each, shared); a reader's loop that steps uphill trains once more, on its own."""
     page, marker = "beyond-four-points", "textbook_nn.train(story_net"
     codes = [fence.body for fence in page_fences(f"{page}.md") if fence.runnable]
     block = next(n for n, code in enumerate(codes) if marker in code)
     told = [piece["id"] for piece in describe(page, codes[: block + 1])]
     assert {"local-derivatives", "backward", "accumulate", "mlp", "training"} <= set(told)
 
-    def trained(passed: dict[str, str] | None) -> str:
-        engine = None if passed is None else ReaderEngine.load(page, passed)
-        filename = blocks.block_filename(page, block)
-        return blocks.run_block(
-            codes[block], filename, blocks.new_namespace(), capture=True, engine=engine
-        ).printed
-
-    book = trained(None)
+    book = on_the_book(page)[block].printed
     assert book.endswith("training points on their own side: 40 of 40\n")
-    assert trained(ACCUMULATING) == book
-    uphill = trained({**ACCUMULATING, "training": by_id("training").wrong_source("uphill")})
+    assert on_a_readers(page, "reference")[block].printed == book
+    engine = ReaderEngine.load(page, {**ACCUMULATING, "training": by_id("training").wrong_source("uphill")})
+    filename = blocks.block_filename(page, block)
+    uphill = blocks.run_block(
+        codes[block], filename, blocks.new_namespace(), capture=True, engine=engine
+    ).printed
     assert uphill.splitlines()[0] == book.splitlines()[0]  # the same start: the book's weights
     assert not uphill.endswith("40 of 40\n")
 

@@ -3,7 +3,7 @@
 The runs are those of the stub: one never zeroes its gradients, one starts from weights so large
 that every tanh is saturated, one steps with too large a rate. A run is fixed when, from the
 model's own weights, it gives the losses of a sound loop at its own learning rate, and from the
-three fixed starts they end below half the first, never rising above it: a smaller rate fixes one
+two fixed starts they end below half the first, never rising above it: a smaller rate fixes one
 of the three, not the others. The random starts test the loop only: from an unlucky random start a
 sound loop at a good rate may fall slowly, and a right answer must never fail by chance.
 """
@@ -20,13 +20,13 @@ EXERCISE = Exercise.load(__name__)
 
 XS = ([2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0])
 YS = (1.0, -1.0, -1.0, 1.0)
-STEPS = 30
-STARTS = 3
+STEPS = 20
+STARTS = 1
 """Random starting weights each run is tried from: its losses must be a sound loop's."""
-FALLING_FROM = (3, 5, 6)
+FALLING_FROM = (1440, 1517)
 """Seeds of the fixed starting weights from which a sound loop's loss must fall: from each, a sound
-loop at any rate from 0.02 to 0.8 ends below half its first loss in STEPS steps, never above it,
-with weights before or after the bias in each neuron."""
+loop at any rate from 0.02 to 1.2 ends below half its first loss in STEPS steps, never above it,
+with weights before or after the bias in each neuron; at 1.5 or 3 it rises above it."""
 
 
 def _sound(model, xs, ys, steps: int, rate: float) -> list[float]:
@@ -107,8 +107,8 @@ def _fixed(engine: Engine, name: str) -> str:
                 f"it in {STEPS} steps; {where} its first loss: {_shown(yours)} (learning rate {rate:g})"
             )
     return (
-        f"from {len(FALLING_FROM)} fixed starts, falling, and {STARTS} random ones, the losses of a sound "
-        f"loop at rate {rate:g}"
+        f"from {len(FALLING_FROM)} fixed starts, falling, and {STARTS} from random weights, the losses "
+        f"of a sound loop at rate {rate:g}"
     )
 
 
