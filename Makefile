@@ -42,6 +42,7 @@ help:
 # first (what the build imports), then the tests' on top of it; `setup` is both.
 $(BIN)/.site-installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip  # 1.7 s of CPU; today's pip then saves 10 s
 	$(BIN)/python -m pip install --quiet -e ".[$(SITE_EXTRAS)]"
 	! git rev-parse --git-dir >/dev/null 2>&1 || git config core.hooksPath .githooks
 	touch $@
