@@ -87,8 +87,11 @@ setup-web: $(NODE_MODULES) $(PYODIDE_TOOLS)/.installed
 
 # Everything the site's build needs (`make serve`, `make docs`, `make site`), its three parts at
 # once: pip's install of the site's extras takes the longest; npm ci and .venv-pyodide go beside it.
+# (`make -q` first: when all is set up, nothing is printed.)
+SITE_SETUP := $(BIN)/.site-installed $(NODE_MODULES) $(PYODIDE_TOOLS)/.installed
 setup-site:
-	@$(MAKE) --no-print-directory -j3 --output-sync=line $(BIN)/.site-installed setup-web
+	@$(MAKE) --no-print-directory -q $(SITE_SETUP) || \
+		$(MAKE) --no-print-directory -j3 --output-sync=line $(SITE_SETUP)
 
 # Commit subjects of at most 72 characters (.githooks/commit-msg), for every commit after this one:
 # the merge of the build branch, whose three longer subjects were written before the rule reached
