@@ -4,9 +4,13 @@
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
-EXTRAS := test,graph,torch,docs
+# The extras of pyproject.toml each set-up installs (pyproject.toml owns what is in each): the site's
+# build needs docs, graph and torch (two chapters' blocks import it); `make test` adds test (pytest,
+# Playwright, Selenium, Hypothesis, ruff), which `make serve`, `make docs` and `make site` never import.
+SITE_EXTRAS := docs,graph,torch
+EXTRAS := $(SITE_EXTRAS),test
 
-.PHONY: help needs setup setup-web mutants test python-lane site-lane stage-times-reset lint js-format unit js-test pyodide-test docs site docs-test browser-test browser-shared browser-timing engine-test serve bench bench-browser bench-playground clean
+.PHONY: help needs setup setup-site setup-web mutants test python-lane site-lane stage-times-reset lint js-format unit js-test pyodide-test docs site docs-test browser-test browser-shared browser-timing engine-test serve bench bench-browser bench-playground clean
 
 # What each stage of `make test` costs: every stage prints its wall time when it ends and adds it
 # to $(STAGE_TIMES), which `make test` prints at the end with the total; the pytest stages also
@@ -34,12 +38,17 @@ help:
 	@echo "make bench-playground   the training playground's steps and redraws per second in Chromium"
 	@echo "make clean   remove environments and build output"
 
-# The main environment: Python 3.11 (the torch==2.13.0 CPU wheel is cp311 only).
-$(BIN)/.installed: pyproject.toml
+# The main environment: Python 3.11 (the torch==2.13.0 CPU wheel is cp311 only). The site's set-up
+# first (what the build imports), then the tests' on top of it; `setup` is both.
+$(BIN)/.site-installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+	$(BIN)/python -m pip install --quiet --upgrade pip  # 1.7 s of CPU; today's pip then saves 10 s
+	$(BIN)/python -m pip install --quiet -e ".[$(SITE_EXTRAS)]"
 	! git rev-parse --git-dir >/dev/null 2>&1 || git config core.hooksPath .githooks
+	touch $@
+
+$(BIN)/.installed: $(BIN)/.site-installed
+	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
 	touch $@
 
 setup: $(BIN)/.installed
@@ -75,6 +84,14 @@ $(PYODIDE_TOOLS)/.installed: Makefile
 	touch $@
 
 setup-web: $(NODE_MODULES) $(PYODIDE_TOOLS)/.installed
+
+# Everything the site's build needs (`make serve`, `make docs`, `make site`), its three parts at
+# once: pip's install of the site's extras takes the longest; npm ci and .venv-pyodide go beside it.
+# (`make -q` first: when all is set up, nothing is printed.)
+SITE_SETUP := $(BIN)/.site-installed $(NODE_MODULES) $(PYODIDE_TOOLS)/.installed
+setup-site:
+	@$(MAKE) --no-print-directory -q $(SITE_SETUP) || \
+		$(MAKE) --no-print-directory -j3 --output-sync=line $(SITE_SETUP)
 
 # Commit subjects of at most 72 characters (.githooks/commit-msg), for every commit after this one:
 # the merge of the build branch, whose three longer subjects were written before the rule reached
@@ -133,12 +150,12 @@ ifdef TIMINGS
 export SCRATCHGRAD_TIMINGS := 1
 endif
 
-docs: setup setup-web
+docs: setup-site
 	$(BIN)/mkdocs build --strict
 
 # The folder to upload to any static host: site/, built for the address it will be served from.
 # `make site SITE_URL=https://you.github.io/scratchgrad/` (docs/publish.md; the Pages workflow runs it).
-site: setup setup-web
+site: setup-site
 	@case "$(SITE_URL)" in https://*/) ;; *) echo "make site needs SITE_URL=https://…/ (ending in /)"; exit 1;; esac
 	SCRATCHGRAD_SITE_URL=$(SITE_URL) $(BIN)/mkdocs build --strict --site-dir site
 
@@ -155,7 +172,7 @@ needs:
 # after any other change, every page. Checks across pages wait for `make docs`.
 # `make serve SERVE_ADDR=127.0.0.1:8123` serves on another port.
 SERVE_ADDR ?= 127.0.0.1:8000
-serve: needs setup setup-web
+serve: needs setup-site
 	$(BIN)/mkdocs serve --dirty --dev-addr $(SERVE_ADDR)
 
 # The site the tests read: one strict build shared by docs-test and browser-test, made again only

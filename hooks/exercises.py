@@ -8,9 +8,10 @@ chapter has taught the piece::
     ```
 
 The task, stub, hints and solution come from the package's registry, never from the Markdown,
-so the page and the checks cannot drift apart. Before an exercise reaches a page the build runs
-its checks twice: the stub must fail and the reference solution must pass (else the strict build
-fails). Every exercise of the registry must be placed exactly once, in its own chapter.
+so the page and the checks cannot drift apart. That its stub fails its checks and its reference
+solution passes them is the package's to prove (tests/exercises/test_pieces.py, which `make test`
+and the Pages workflow run before any build is published); the build does not run them again.
+Every exercise of the registry must be placed exactly once, in its own chapter.
 
 Below the exercise, the chapter shows the book's version of the piece in a collapsed deep dive of
 its own kind, which this hook ties to the exercise above it (``data-sg-book-for="<id>"``)::
@@ -50,19 +51,15 @@ solution in a closed ``<details>`` — and is the contract with web/exercises/ex
 
 from __future__ import annotations
 
-import functools
 import html
 import importlib
 import re
-import time
 from dataclasses import dataclass, field
 
 import markdown
-from helpers import blocks_ahead, build_cache
 from helpers.fresh_package import forget_scratchgrad
 from helpers.site_urls import link_between
 from helpers.stand_in import stand_in
-from helpers.step_times import step
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 
@@ -75,11 +72,6 @@ _SECTION_OR_BOOK = re.compile(
     + r'[ "])'
 )
 PROGRESS_FENCE = "exercise-progress"
-BUILD_TIME_LIMIT = 30.0
-"""Seconds the build gives one stub or solution check (a generous bound: they take milliseconds)."""
-UNTIMED_CHECKS_COST = 1.0
-"""The cost by which an exercise's checks never timed before go to the workers (helpers/blocks_ahead.py):
-about a costly block's (a page's cost is its costly blocks, plus a hundredth per block)."""
 
 
 @dataclass
@@ -98,50 +90,6 @@ def registry():
     import scratchgrad.exercises
 
     return scratchgrad.exercises
-
-
-# -- checking an exercise before it reaches a page ----------------------------------------------
-
-
-def checks_key(exercise_id: str, stub: str, solution: str, package: str | None = None) -> str:
-    """The build cache's key of an exercise's verdict: the exercise, the package's sources
-    (`package`: their digest, if already read in this build) and the build's code."""
-    return build_cache.key(
-        exercise_id, stub, solution, package or build_cache.package_digest(),
-        build_cache.build_code_digest(), build_cache.environment_digest(),
-    )  # fmt: skip
-
-
-def what_is_wrong(exercise_id: str, stub: str, solution: str) -> str:
-    """Run an exercise's checks on its stub and its reference solution: "" when the stub fails one
-    and the solution passes them all, else what is wrong (in the build's process or in a worker,
-    helpers/blocks_ahead.py)."""
-    check = registry().check
-    if check(exercise_id, stub, {}, time_limit=BUILD_TIME_LIMIT).passed:
-        return f"exercise {exercise_id!r}: its stub passes every check; a stub must fail one"
-    solution_report = check(exercise_id, solution, {}, time_limit=BUILD_TIME_LIMIT)
-    if not solution_report.passed:
-        return f"exercise {exercise_id!r}: the reference solution fails its checks:\n{solution_report.text()}"
-    return ""
-
-
-@functools.cache
-def assert_stub_fails_and_solution_passes(exercise_id: str, stub: str, solution: str, page: str) -> None:
-    """PluginError unless the stub fails its checks and the reference solution passes them all
-    (a verdict kept in the build's cache, by `checks_key`; run by a worker if one did)."""
-    digest = checks_key(exercise_id, stub, solution)
-    if build_cache.load("exercise-checks", digest):
-        return
-    job = blocks_ahead.exercise_job(exercise_id)
-    wrong = blocks_ahead.take(job, digest, "exercise checks")
-    if wrong is None:
-        began = time.perf_counter()
-        with step("exercise checks", f"{page}.md"):
-            wrong = what_is_wrong(exercise_id, stub, solution)
-        blocks_ahead.remember_seconds(job, time.perf_counter() - began)
-    if wrong:
-        raise PluginError(wrong)
-    build_cache.store("exercise-checks", digest, True)
 
 
 # -- rendering --------------------------------------------------------------------------------
@@ -303,7 +251,6 @@ def format_exercise(source, language, class_name, options, md, **kwargs) -> str:
     if exercise_id in _state.placed:
         raise SuperFencesException(f"```exercise {exercise_id!r} is placed twice")
     _state.placed[exercise_id] = page
-    assert_stub_fails_and_solution_passes(exercise_id, exercise["stub"], exercise["solution"], page)
     return render_exercise(exercise, md, page)
 
 
@@ -332,25 +279,7 @@ def on_config(config):
 def on_pre_build(config) -> None:
     """Start a build with no exercise placed; forget the package so `mkdocs serve` sees edits."""
     _state.placed.clear()
-    assert_stub_fails_and_solution_passes.cache_clear()
     forget_scratchgrad()
-
-
-def on_files(files, config):
-    """Plan the checks of every exercise whose chapter is in the site and whose verdict the cache
-    lacks, for the workers that run the pages' blocks (helpers/blocks_ahead.py; hooks/runnable.py
-    starts them)."""
-    package = build_cache.package_digest()
-    for exercise in registry().describe():
-        page = f"{exercise['chapter']}.md"
-        key = checks_key(exercise["id"], exercise["stub"], exercise["solution"], package)
-        if files.get_file_from_path(page) is None or build_cache.load("exercise-checks", key):
-            continue
-        name = blocks_ahead.exercise_job(exercise["id"])
-        cost = blocks_ahead.last_seconds(name) or UNTIMED_CHECKS_COST
-        arguments = (exercise["id"], exercise["stub"], exercise["solution"])
-        blocks_ahead.plan(blocks_ahead.Job(name, page, key, cost, blocks_ahead.run_checks, arguments))
-    return files
 
 
 def on_page_markdown(markdown_text, page, config, files):

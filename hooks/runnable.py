@@ -321,8 +321,8 @@ def on_files(files, config):
 
 
 def on_nav(nav, config, files):
-    """Give the workers every job the hooks planned (the exercises' checks too), and render the pages
-    that wait for one last, so that the build renders the others meanwhile (helpers/blocks_ahead.py)."""
+    """Give the workers every page's blocks, and render the pages that wait for one last, so that
+    the build renders the others meanwhile (helpers/blocks_ahead.py)."""
     blocks_ahead.submit_planned()
     blocks_ahead.defer_waiting_pages(files)
     return nav

@@ -3,7 +3,7 @@
 It times every event handler of every plugin and hook (mkdocs-jupyter, mkdocstrings, search and
 the hooks of mkdocs.yml), each page from its first event to its last (Markdown rendering and the
 ``python run`` blocks included), and the steps the hooks time themselves (`step_times`: block
-runs, Graphviz, KaTeX, exercise checks, esbuild, the wheel). The table comes after the last
+runs, Graphviz, KaTeX, esbuild, the wheel). The table comes after the last
 ``on_post_build``. Listed first under ``hooks:`` so that its ``on_config`` runs early; it wraps
 the handlers of every later event. Without the variable it does nothing.
 """

@@ -1,20 +1,19 @@
 """Not a hook: the costly work of a build done ahead by worker processes: every page's ```python run```
-blocks, and every exercise's checks (its stub must fail, its solution pass).
+blocks.
 
-A cold build ran every page's blocks and every exercise's checks one after another in its own
-process, with the machine's other core idle. At the start of a build (hooks/runnable.py's
-``on_files``) `start` reads each page's blocks from its Markdown (`fenced_blocks`), hooks/exercises.py
-adds each exercise's checks (`plan`), and every job whose result the build cache lacks goes to a
-pool of worker processes, the costliest first (`submit_planned`, at ``on_nav``): its cost is the
+A cold build ran every page's blocks one after another in its own process, with the machine's
+other core idle. At the start of a build (hooks/runnable.py's ``on_files``) `start` reads each
+page's blocks from its Markdown (`fenced_blocks`), and every job whose result the build cache lacks
+goes to a pool of worker processes, the costliest first (`submit_planned`, at ``on_nav``): its cost is the
 seconds it took when it last ran (kept in the build cache as a hint for the order, never as a
 result; a job never timed counts by `_COSTLY`). The build's process renders the pages that wait for
 no job first and those that do last (`defer_waiting_pages`; their order is put back for everything
 after the rendering, `restore_page_order`), so it works beside the workers instead of waiting for
 them, and takes each result when it reaches its page (`take`): the result made from the very inputs
-it would look up in the cache (`digest`, or the exercise's key). The reading here is a forecast, not
+it would look up in the cache (`digest`). The reading here is a forecast, not
 the truth: a page read differently here is not found and runs in the build's process, as before; a
 job no worker has started yet when its page is reached runs there too. Each worker is a new Python
-(spawned) that imports the package and the hooks afresh and runs a page or a check exactly as the
+(spawned) that imports the package and the hooks afresh and runs a page exactly as the
 build's process would, so a result does not depend on where it ran. ``SCRATCHGRAD_BUILD_WORKERS=0``
 runs everything in the build's process; a build with fewer than two jobs starts no worker.
 """
@@ -108,11 +107,6 @@ def fenced_blocks(markdown: str) -> list[tuple[str, dict[str, str]]]:
 def page_job(page: str) -> str:
     """The name of the job that runs `page`'s blocks."""
     return f"blocks of {page}"
-
-
-def exercise_job(exercise_id: str) -> str:
-    """The name of the job that runs an exercise's checks."""
-    return f"checks of exercise {exercise_id}"
 
 
 def last_seconds(name: str) -> float | None:
@@ -254,9 +248,3 @@ def run_page(page: str, in_order: list[tuple[str, dict[str, str]]]) -> tuple[lis
         return [(a, r, dataclasses.astuple(ran)) for a, r, ran in rendered]
 
     return _timed(run)
-
-
-def run_checks(exercise_id: str, stub: str, solution: str) -> tuple[str, float, float]:
-    """In a worker: an exercise's checks as hooks/exercises.py runs them ("" when its stub fails and
-    its solution passes, else what is wrong), and the seconds they took."""
-    return _timed(_hook("exercises").what_is_wrong, exercise_id, stub, solution)
