@@ -410,11 +410,12 @@ _BACKWARD_STAND_IN: ContextVar[Callable[..., object] | None] = ContextVar(
 
 
 @contextmanager
-def backward_stood_in_for(walk: Callable[..., object]) -> Iterator[None]:
+def backward_stood_in_for(walk: Callable[..., object] | None) -> Iterator[None]:
     """While active, in this thread or task only, ``Value.backward(watch)`` runs ``walk(value, watch)``
     instead: the one hook through which the tutorial's break-it switches (`scratchgrad.page.break_it`)
     show a buggy backward on the package's Values (`walk` calls `watch` as it visits each node, and
-    `backward_stand_in` names it while it stands in). Leaving puts the real one back."""
+    `backward_stand_in` names it while it stands in; None runs the real one, for a stand-in that
+    wraps it). Leaving puts back what ran before."""
     token = _BACKWARD_STAND_IN.set(walk)
     try:
         yield
