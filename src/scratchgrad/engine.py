@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import sys
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -46,7 +47,7 @@ class Value:
         (-3.0, 2.0)
     """
 
-    __slots__ = ("data", "grad", "label", "_children", "_local_grads", "_op")
+    __slots__ = ("data", "grad", "label", "_children", "_local_grads", "_op", "_mark")
 
     def __init__(
         self,
@@ -70,6 +71,7 @@ class Value:
                 _refuse_local_grads_that_are_not_numbers(_local_grads)
             if total - total != 0.0:
                 _local_grads = NonFiniteLocalGrads(_local_grads)
+                self._mark = _mark_of_non_finite()
         self.data = data
         self.grad = 0.0
         self.label = label
@@ -229,32 +231,41 @@ class Value:
 
         A leaf (an input or a parameter, a Value with no children) accumulates: each call adds
         this pass's shares to what it held, so ``zero_grad()`` before a call repeats a result.
-        Every Value in between gets its gradient afresh, 0 plus exactly this pass's shares, and
-        ``self.grad`` becomes 1, the seed; these are PyTorch's rules, and the gradients are those
-        of `backward_in_topological_order`, the walk the chapters teach. `watch`, if given, is
-        called with each node as the walk reaches it, before it passes its gradient on: the one
-        way to watch a pass ("Step through backward" does).
+        Every Value in between gets its gradient afresh, 0 plus exactly this pass's shares (one
+        only a ReLU that is off leads to, and that no pass gave a gradient, keeps what was written
+        into it by hand), and ``self.grad`` becomes 1, the seed; these are PyTorch's rules, and the
+        gradients are those of `backward_in_topological_order`, the walk the chapters teach.
+        `watch`, if given, is called with each node as the walk reaches it, before it passes its
+        gradient on: the one way to watch a pass ("Step through backward" does).
         """
         # Faster than the taught walk, same result: the sort does not explore below a node whose
         # local derivatives are all 0 (a ReLU that is off), since only zeros pass through it.
-        # What lies only below such nodes is still reset (no gradient of an earlier pass stays);
-        # a non-finite local derivative down there (0 times inf is NaN) or an inf/NaN gradient
-        # reaching such a node sends the pass over the whole graph (`_walk`).
+        # What lies only below such nodes is looked at while a marked Value is alive (`_Mark`):
+        # a gradient an earlier pass left there is set back to 0, and a non-finite local
+        # derivative (0 times inf is NaN), like an inf/NaN gradient reaching such a node, sends the
+        # pass over the whole graph (`_walk`). Each Value in between it reaches gets its mark.
         stand_in = _BACKWARD_STAND_IN.get()
         if stand_in is not None:  # a break-it switch of the tutorial (`backward_stood_in_for`)
-            stand_in(self, watch)
+            try:
+                stand_in(self, watch)
+            finally:
+                _mark_in_between(topological_order(self), _new_mark())  # it may have written any of them
             return
         order, closed = _order_for_backward(self, prune=True)
-        if closed and _reset_below(closed, order):
+        if closed and _MARKS and _reset_below(closed, order):
             order, closed = _order_for_backward(self)
+        mark = _new_mark()
         for node in order:
             if node._children:
                 node.grad = 0.0
+                node._mark = mark
         self.grad += 1.0  # 0 + 1 for an output; a leaf called on its own accumulates, as in PyTorch
         stopped = _walk(reversed(order), watch, stop_at_closed=bool(closed))
-        if stopped is not None:
-            walked = set(order[order.index(stopped) + 1 :])
-            _walk((node for node in reversed(_order_for_backward(self)[0]) if node not in walked), watch)
+        if stopped is not None:  # the rest of the graph, each Value in between from 0 as it is reached
+            walked, reset = set(order[order.index(stopped) + 1 :]), set(order)
+            rest = [node for node in reversed(_order_for_backward(self)[0]) if node not in walked]
+            _mark_in_between([node for node in rest if node not in reset], mark, reset=True)
+            _walk(rest, watch)
 
     # -- copying and pickling (`scratchgrad.pickling`): at any depth, as is backward ----
 
@@ -362,12 +373,14 @@ def _order_for_backward(root: Value, prune: bool = False) -> tuple[list[Value], 
 
 
 def _reset_below(closed: list[Value], order: list[Value]) -> bool:
-    """Set to 0 the gradient of every Value in between that only `closed` nodes lead to; and
-    say whether one of them has a local derivative that is not finite (made a `NonFiniteLocalGrads`).
+    """Set to 0 the gradient of every marked Value in between that only `closed` nodes lead to
+    (an earlier pass gave it one); and say whether one of them has a local derivative that is not
+    finite (made a `NonFiniteLocalGrads`).
 
     Those Values get no share of this pass (only zeros pass through a closed node), so the
     taught walk leaves them at 0: so must `backward()`, whatever an earlier pass gave them. A
     zero share times an infinite local derivative is NaN, though, which the walk must pass on.
+    `backward()` looks only while a marked Value is alive (`_MARKS`): else there is nothing to find.
     """
     seen = set(order)
     below = set(chain.from_iterable(node._children for node in closed)) - seen
@@ -376,7 +389,8 @@ def _reset_below(closed: list[Value], order: list[Value]) -> bool:
         seen |= below
         in_between = [node for node in below if node._children]
         for node in in_between:
-            node.grad = 0.0
+            if getattr(node, "_mark", None) is not None:
+                node.grad = 0.0
             if type(node._local_grads) is NonFiniteLocalGrads:
                 non_finite = True
         below = set(chain.from_iterable(node._children for node in in_between)) - seen
@@ -430,6 +444,50 @@ def backward_stand_in() -> Callable[..., object] | None:
 
 _FINISHED = None
 """On `_order_for_backward`'s stack: the node below this marker has nothing left to explore."""
+
+
+class _Mark:
+    """Held by every Value in between a pass has given a gradient (one per pass) and by every Value
+    with a non-finite local derivative: what a pass must find below a ReLU that is off. While none
+    is alive (`_MARKS`), a pass need not look there. A copy holds a new one."""
+
+    __slots__ = ("__weakref__",)
+
+    def __reduce__(self) -> tuple[Callable[[], _Mark], tuple[()]]:
+        return _new_mark, ()
+
+
+_MARKS: weakref.WeakSet[_Mark] = weakref.WeakSet()
+"""The marks some Value holds: empty once every marked Value is gone (as after a training step)."""
+
+
+def _new_mark() -> _Mark:
+    mark = _Mark()
+    _MARKS.add(mark)
+    return mark
+
+
+def _mark_of_non_finite() -> _Mark:
+    """The mark every Value with an infinite or NaN local derivative holds: one for all of them
+    (a new one once they are all gone), so that a diverged run does not make a mark per node."""
+    mark = _NON_FINITE_MARK[0]() if _NON_FINITE_MARK else None
+    if mark is None:
+        mark = _new_mark()
+        _NON_FINITE_MARK[:] = [weakref.ref(mark)]
+    return mark
+
+
+_NON_FINITE_MARK: list[weakref.ref[_Mark]] = []
+
+
+def _mark_in_between(nodes: Iterable[Value], mark: _Mark, reset: bool = False) -> None:
+    """Give every Value in between among `nodes` the `mark` of the pass that writes its gradient
+    (and, with `reset`, set that gradient to 0 first)."""
+    for node in nodes:
+        if node._children:
+            node._mark = mark
+            if reset:
+                node.grad = 0.0
 
 
 class NonFiniteLocalGrads(tuple):
