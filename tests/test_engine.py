@@ -524,10 +524,24 @@ def test_a_dropped_graph_leaves_no_mark_behind():
     x = Value(1.0)
     out = (x * 2).relu() * 3
     out.backward()
-    mark = weakref.ref(out._mark)
+    assert out.op == "* 3"  # marked: the same text, in the slot it always had
+    mark = weakref.ref(out._op)
     del out
     gc.collect()
     assert mark() is None
+
+
+def test_two_passes_marks_of_one_op_text_are_kept_apart():
+    first = Value(1.0) * 2
+    first.backward()  # a mark of "* 2", dropped below
+    x = Value(1.0)
+    h = x * 2
+    (h * 3).backward()  # another mark of "* 2": an equal string, another mark
+    del first
+    gc.collect()
+    assert any(mark is h._op for mark in engine._MARKED.values())
+    (h - 5).relu().backward()
+    assert (h.grad, x.grad) == (0.0, 6.0)
 
 
 @pytest.mark.parametrize("copy_of", [copy.deepcopy, lambda graph: pickle.loads(pickle.dumps(graph))])

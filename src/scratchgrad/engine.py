@@ -47,7 +47,7 @@ class Value:
         (-3.0, 2.0)
     """
 
-    __slots__ = ("data", "grad", "label", "_children", "_local_grads", "_op", "_mark")
+    __slots__ = ("data", "grad", "label", "_children", "_local_grads", "_op")
 
     def __init__(
         self,
@@ -71,7 +71,7 @@ class Value:
                 _refuse_local_grads_that_are_not_numbers(_local_grads)
             if total - total != 0.0:
                 _local_grads = NonFiniteLocalGrads(_local_grads)
-                self._mark = _mark_of_non_finite()
+                _op = _marked_non_finite(_op)
         self.data = data
         self.grad = 0.0
         self.label = label
@@ -240,7 +240,7 @@ class Value:
         """
         # Faster than the taught walk, same result: the sort does not explore below a node whose
         # local derivatives are all 0 (a ReLU that is off), since only zeros pass through it.
-        # What lies only below such nodes is looked at while a marked Value is alive (`_Mark`):
+        # What lies only below such nodes is looked at while a marked Value is alive (`_MarkedOp`):
         # a gradient an earlier pass left there is set back to 0, and a non-finite local
         # derivative (0 times inf is NaN), like an inf/NaN gradient reaching such a node, sends the
         # pass over the whole graph (`_walk`). Each Value in between it reaches gets its mark.
@@ -249,22 +249,22 @@ class Value:
             try:
                 stand_in(self, watch)
             finally:
-                _mark_in_between(topological_order(self), _new_mark())  # it may have written any of them
+                _mark_in_between(topological_order(self), _MarkedOps())  # it may have written any
             return
         order, closed = _order_for_backward(self, prune=True)
-        if closed and _MARKS and _reset_below(closed, order):
+        if closed and _MARKED and _reset_below(closed, order):
             order, closed = _order_for_backward(self)
-        mark = _new_mark()
+        marked = _MarkedOps()
         for node in order:
             if node._children:
                 node.grad = 0.0
-                node._mark = mark
+                node._op = marked[node._op]
         self.grad += 1.0  # 0 + 1 for an output; a leaf called on its own accumulates, as in PyTorch
         stopped = _walk(reversed(order), watch, stop_at_closed=bool(closed))
         if stopped is not None:  # the rest of the graph, each Value in between from 0 as it is reached
             walked, reset = set(order[order.index(stopped) + 1 :]), set(order)
             rest = [node for node in reversed(_order_for_backward(self)[0]) if node not in walked]
-            _mark_in_between([node for node in rest if node not in reset], mark, reset=True)
+            _mark_in_between([node for node in rest if node not in reset], marked, reset=True)
             _walk(rest, watch)
 
     # -- copying and pickling (`scratchgrad.pickling`): at any depth, as is backward ----
@@ -380,7 +380,7 @@ def _reset_below(closed: list[Value], order: list[Value]) -> bool:
     Those Values get no share of this pass (only zeros pass through a closed node), so the
     taught walk leaves them at 0: so must `backward()`, whatever an earlier pass gave them. A
     zero share times an infinite local derivative is NaN, though, which the walk must pass on.
-    `backward()` looks only while a marked Value is alive (`_MARKS`): else there is nothing to find.
+    `backward()` looks only while a marked Value is alive (`_MARKED`): else there is nothing to find.
     """
     seen = set(order)
     below = set(chain.from_iterable(node._children for node in closed)) - seen
@@ -389,7 +389,7 @@ def _reset_below(closed: list[Value], order: list[Value]) -> bool:
         seen |= below
         in_between = [node for node in below if node._children]
         for node in in_between:
-            if getattr(node, "_mark", None) is not None:
+            if type(node._op) is _MarkedOp:
                 node.grad = 0.0
             if type(node._local_grads) is NonFiniteLocalGrads:
                 non_finite = True
@@ -446,46 +446,52 @@ _FINISHED = None
 """On `_order_for_backward`'s stack: the node below this marker has nothing left to explore."""
 
 
-class _Mark:
-    """Held by every Value in between a pass has given a gradient (one per pass) and by every Value
-    with a non-finite local derivative: what a pass must find below a ReLU that is off. While none
-    is alive (`_MARKS`), a pass need not look there. A copy holds a new one."""
+class _MarkedOp(str):
+    """The op text of a Value in between that a pass gave a gradient, or of a Value with an infinite
+    or NaN local derivative: what a pass must find below a ReLU that is off. A string like any
+    other (``"+"``, ``"relu"``) that also says so, in the slot the op already has, so a Value grows
+    no bigger. While none is alive (`_MARKED`), a pass need not look there; a copy gets its own."""
 
-    __slots__ = ("__weakref__",)
-
-    def __reduce__(self) -> tuple[Callable[[], _Mark], tuple[()]]:
-        return _new_mark, ()
-
-
-_MARKS: weakref.WeakSet[_Mark] = weakref.WeakSet()
-"""The marks some Value holds: empty once every marked Value is gone (as after a training step)."""
+    def __reduce__(self) -> tuple[Callable[[str], _MarkedOp], tuple[str]]:
+        return _new_marked_op, (str(self),)
 
 
-def _new_mark() -> _Mark:
-    mark = _Mark()
-    _MARKS.add(mark)
-    return mark
+_MARKED: weakref.WeakValueDictionary[int, _MarkedOp] = weakref.WeakValueDictionary()
+"""The marked op texts some Value holds, by id (two marks of one text are equal strings): empty
+once every marked Value is gone (as after a training step, whose graph is dropped)."""
 
 
-def _mark_of_non_finite() -> _Mark:
-    """The mark every Value with an infinite or NaN local derivative holds: one for all of them
-    (a new one once they are all gone), so that a diverged run does not make a mark per node."""
-    mark = _NON_FINITE_MARK[0]() if _NON_FINITE_MARK else None
-    if mark is None:
-        mark = _new_mark()
-        _NON_FINITE_MARK[:] = [weakref.ref(mark)]
-    return mark
+def _new_marked_op(op: str) -> _MarkedOp:
+    marked = _MarkedOp(op)
+    _MARKED[id(marked)] = marked
+    return marked
 
 
-_NON_FINITE_MARK: list[weakref.ref[_Mark]] = []
+class _MarkedOps(dict):
+    """One pass's marked op texts, one per op: ``marked[node._op]`` is the op of `node`, marked."""
+
+    def __missing__(self, op: str) -> _MarkedOp:
+        marked = self[op] = _new_marked_op(op)
+        return marked
 
 
-def _mark_in_between(nodes: Iterable[Value], mark: _Mark, reset: bool = False) -> None:
-    """Give every Value in between among `nodes` the `mark` of the pass that writes its gradient
-    (and, with `reset`, set that gradient to 0 first)."""
+_NON_FINITE: weakref.WeakValueDictionary[str, _MarkedOp] = weakref.WeakValueDictionary()
+"""The marked op texts of Values with a non-finite local derivative, shared while one is alive."""
+
+
+def _marked_non_finite(op: str) -> _MarkedOp:
+    marked = _NON_FINITE.get(op)
+    if marked is None:
+        marked = _NON_FINITE[op] = _new_marked_op(op)
+    return marked
+
+
+def _mark_in_between(nodes: Iterable[Value], marked: _MarkedOps, reset: bool = False) -> None:
+    """Mark the op of every Value in between among `nodes` as given a gradient by the pass of
+    `marked` (and, with `reset`, set that gradient to 0 first)."""
     for node in nodes:
         if node._children:
-            node._mark = mark
+            node._op = marked[node._op]
             if reset:
                 node.grad = 0.0
 

@@ -13,7 +13,7 @@ import math
 import operator
 from collections.abc import Callable, Sequence
 
-from scratchgrad.engine import NonFiniteLocalGrads, Number, Value, _mark_of_non_finite, _operand, sigmoid
+from scratchgrad.engine import NonFiniteLocalGrads, Number, Value, _marked_non_finite, _operand, sigmoid
 
 __all__ = [
     "ACTIVATIONS",
@@ -175,10 +175,10 @@ def _neuron_node(
         local_grads = d_dz if slope == 1.0 else tuple([slope * d for d in d_dz])
     # Every wᵢ·xᵢ is finite when z is, so every wᵢ and xᵢ is: the local derivatives are finite
     # while |act'(z)| <= 1, and Value() need not add them all up to find out (see its __init__).
-    node = Value(out, "", (), (), op)
     if not (z - z == 0.0 and -1.0 <= slope <= 1.0):
         local_grads = NonFiniteLocalGrads(local_grads)
-        node._mark = _mark_of_non_finite()
+        op = _marked_non_finite(op)
+    node = Value(out, "", (), (), op)
     node._children, node._local_grads = children, local_grads
     return node
 

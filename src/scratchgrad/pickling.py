@@ -33,7 +33,6 @@ class Value(Protocol):
     _children: tuple[Value, ...]
     _local_grads: tuple[float, ...]
     _op: str
-    _mark: object  # set only on a Value an earlier pass gave a gradient, or a non-finite one
 
 
 __all__ = ["reduce_value", "shallow_copy"]
@@ -58,23 +57,20 @@ def reduce_value(value: Value, topological_order: Callable[[Value], list[Value]]
 
 
 def shallow_copy(value: Value) -> Value:
-    """A new Value with the same data, grad, label, children and mark (``copy.copy`` calls it)."""
+    """A new Value with the same data, grad, label and children (its ``__copy__``, for ``copy.copy``)."""
     return _restored_value(type(value), (), _record(value))
 
 
 def _record(value: Value) -> tuple[Any, ...]:
     """Everything a Value holds, in the order `_restored_value` reads it."""
-    mark = getattr(value, "_mark", None)
-    return value.data, value.grad, value.label, value._children, value._local_grads, value._op, mark
+    return value.data, value.grad, value.label, value._children, value._local_grads, value._op
 
 
 def _restored_value(cls: type[Value], below: tuple[object, ...], record: tuple[Any, ...]) -> Value:
     """The `cls` of a pickled `record`; `below`, its graph, has been restored already."""
-    data, grad, label, children, local_grads, op, mark = record
+    data, grad, label, children, local_grads, op = record
     value = cls(data, label, children, local_grads, op)
     value.grad = grad
-    if mark is not None:  # a gradient an earlier pass gave it: a later pass must still find it
-        value._mark = mark
     return value
 
 
