@@ -4,6 +4,7 @@ import copy
 import gc
 import math
 import pickle
+import weakref
 
 import pytest
 from hypothesis import given
@@ -498,12 +499,60 @@ def test_a_value_in_between_is_reset_by_a_pass_that_reaches_it_only_through_a_re
 def test_backward_does_no_arithmetic_below_a_relu_that_is_off():
     w = Value(3.0)
     below = Value(2.0, "", (w,), (5.0,), "f")
-    below.grad = 7.0  # from an earlier pass, say
+    (below * 7.0).backward()  # an earlier pass gives it 7.0, and w 35.0
     below._local_grads = _NeverMultiplied((5.0,))  # only the ReLU that is off leads to it
     off = (below * -1.0).relu()
     x = Value(4.0)
     (off + x * 2.0).backward()
-    assert (x.grad, w.grad, below.grad) == (2.0, 0.0, 0.0)
+    assert (x.grad, w.grad, below.grad) == (2.0, 35.0, 0.0)
+
+
+def test_a_gradient_written_by_hand_below_a_relu_that_is_off_stays_whatever_else_is_alive():
+    def run() -> float:
+        h = Value(1.0) * 2
+        h.grad = 7.0  # by hand: no pass gave it
+        (h - 5).relu().backward()
+        return h.grad
+
+    alone = run()
+    elsewhere = Value(1.0) * 2
+    elsewhere.backward()  # a Value a pass gave a gradient, alive beside the next run
+    assert (alone, run()) == (7.0, 7.0)
+
+
+def test_a_dropped_graph_leaves_no_mark_behind():
+    x = Value(1.0)
+    out = (x * 2).relu() * 3
+    out.backward()
+    assert out.op == "* 3"  # marked: the same text, in the slot it always had
+    mark = weakref.ref(out._op)
+    del out
+    gc.collect()
+    assert mark() is None
+
+
+def test_two_passes_marks_of_one_op_text_are_kept_apart():
+    first = Value(1.0) * 2
+    first.backward()  # a mark of "* 2", dropped below
+    x = Value(1.0)
+    h = x * 2
+    (h * 3).backward()  # another mark of "* 2": an equal string, another mark
+    del first
+    gc.collect()
+    assert any(mark is h._op for mark in engine._MARKED.values())
+    (h - 5).relu().backward()
+    assert (h.grad, x.grad) == (0.0, 6.0)
+
+
+@pytest.mark.parametrize("copy_of", [copy.deepcopy, lambda graph: pickle.loads(pickle.dumps(graph))])
+def test_a_copied_graph_keeps_its_earlier_passes_gradients_marked(copy_of):
+    x = Value(1.0)
+    h = x * 2
+    (h * 3).backward()
+    h, x, off = copy_of([h, x, (h - 5).relu()])
+    gc.collect()
+    off.backward()
+    assert (h.grad, x.grad) == (0.0, 6.0)
 
 
 class _NeverMultiplied(tuple):

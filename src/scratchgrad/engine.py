@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import sys
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -70,6 +71,7 @@ class Value:
                 _refuse_local_grads_that_are_not_numbers(_local_grads)
             if total - total != 0.0:
                 _local_grads = NonFiniteLocalGrads(_local_grads)
+                _op = _marked_non_finite(_op)
         self.data = data
         self.grad = 0.0
         self.label = label
@@ -229,32 +231,41 @@ class Value:
 
         A leaf (an input or a parameter, a Value with no children) accumulates: each call adds
         this pass's shares to what it held, so ``zero_grad()`` before a call repeats a result.
-        Every Value in between gets its gradient afresh, 0 plus exactly this pass's shares, and
-        ``self.grad`` becomes 1, the seed; these are PyTorch's rules, and the gradients are those
-        of `backward_in_topological_order`, the walk the chapters teach. `watch`, if given, is
-        called with each node as the walk reaches it, before it passes its gradient on: the one
-        way to watch a pass ("Step through backward" does).
+        Every Value in between gets its gradient afresh, 0 plus exactly this pass's shares (one
+        only a ReLU that is off leads to, and that no pass gave a gradient, keeps what was written
+        into it by hand), and ``self.grad`` becomes 1, the seed; these are PyTorch's rules, and the
+        gradients are those of `backward_in_topological_order`, the walk the chapters teach.
+        `watch`, if given, is called with each node as the walk reaches it, before it passes its
+        gradient on: the one way to watch a pass ("Step through backward" does).
         """
         # Faster than the taught walk, same result: the sort does not explore below a node whose
         # local derivatives are all 0 (a ReLU that is off), since only zeros pass through it.
-        # What lies only below such nodes is still reset (no gradient of an earlier pass stays);
-        # a non-finite local derivative down there (0 times inf is NaN) or an inf/NaN gradient
-        # reaching such a node sends the pass over the whole graph (`_walk`).
+        # What lies only below such nodes is looked at while a marked Value is alive (`_MarkedOp`):
+        # a gradient an earlier pass left there is set back to 0, and a non-finite local
+        # derivative (0 times inf is NaN), like an inf/NaN gradient reaching such a node, sends the
+        # pass over the whole graph (`_walk`). Each Value in between it reaches gets its mark.
         stand_in = _BACKWARD_STAND_IN.get()
         if stand_in is not None:  # a break-it switch of the tutorial (`backward_stood_in_for`)
-            stand_in(self, watch)
+            try:
+                stand_in(self, watch)
+            finally:
+                _mark_in_between(topological_order(self), _MarkedOps())  # it may have written any
             return
         order, closed = _order_for_backward(self, prune=True)
-        if closed and _reset_below(closed, order):
+        if closed and _MARKED and _reset_below(closed, order):
             order, closed = _order_for_backward(self)
+        marked = _MarkedOps()
         for node in order:
             if node._children:
                 node.grad = 0.0
+                node._op = marked[node._op]
         self.grad += 1.0  # 0 + 1 for an output; a leaf called on its own accumulates, as in PyTorch
         stopped = _walk(reversed(order), watch, stop_at_closed=bool(closed))
-        if stopped is not None:
-            walked = set(order[order.index(stopped) + 1 :])
-            _walk((node for node in reversed(_order_for_backward(self)[0]) if node not in walked), watch)
+        if stopped is not None:  # the rest of the graph, each Value in between from 0 as it is reached
+            walked, reset = set(order[order.index(stopped) + 1 :]), set(order)
+            rest = [node for node in reversed(_order_for_backward(self)[0]) if node not in walked]
+            _mark_in_between([node for node in rest if node not in reset], marked, reset=True)
+            _walk(rest, watch)
 
     # -- copying and pickling (`scratchgrad.pickling`): at any depth, as is backward ----
 
@@ -362,12 +373,14 @@ def _order_for_backward(root: Value, prune: bool = False) -> tuple[list[Value], 
 
 
 def _reset_below(closed: list[Value], order: list[Value]) -> bool:
-    """Set to 0 the gradient of every Value in between that only `closed` nodes lead to; and
-    say whether one of them has a local derivative that is not finite (made a `NonFiniteLocalGrads`).
+    """Set to 0 the gradient of every marked Value in between that only `closed` nodes lead to
+    (an earlier pass gave it one); and say whether one of them has a local derivative that is not
+    finite (made a `NonFiniteLocalGrads`).
 
     Those Values get no share of this pass (only zeros pass through a closed node), so the
     taught walk leaves them at 0: so must `backward()`, whatever an earlier pass gave them. A
     zero share times an infinite local derivative is NaN, though, which the walk must pass on.
+    `backward()` looks only while a marked Value is alive (`_MARKED`): else there is nothing to find.
     """
     seen = set(order)
     below = set(chain.from_iterable(node._children for node in closed)) - seen
@@ -376,7 +389,8 @@ def _reset_below(closed: list[Value], order: list[Value]) -> bool:
         seen |= below
         in_between = [node for node in below if node._children]
         for node in in_between:
-            node.grad = 0.0
+            if type(node._op) is _MarkedOp:
+                node.grad = 0.0
             if type(node._local_grads) is NonFiniteLocalGrads:
                 non_finite = True
         below = set(chain.from_iterable(node._children for node in in_between)) - seen
@@ -410,11 +424,12 @@ _BACKWARD_STAND_IN: ContextVar[Callable[..., object] | None] = ContextVar(
 
 
 @contextmanager
-def backward_stood_in_for(walk: Callable[..., object]) -> Iterator[None]:
+def backward_stood_in_for(walk: Callable[..., object] | None) -> Iterator[None]:
     """While active, in this thread or task only, ``Value.backward(watch)`` runs ``walk(value, watch)``
     instead: the one hook through which the tutorial's break-it switches (`scratchgrad.page.break_it`)
     show a buggy backward on the package's Values (`walk` calls `watch` as it visits each node, and
-    `backward_stand_in` names it while it stands in). Leaving puts the real one back."""
+    `backward_stand_in` names it while it stands in; None runs the real one, for a stand-in that
+    wraps it). Leaving puts back what ran before."""
     token = _BACKWARD_STAND_IN.set(walk)
     try:
         yield
@@ -429,6 +444,56 @@ def backward_stand_in() -> Callable[..., object] | None:
 
 _FINISHED = None
 """On `_order_for_backward`'s stack: the node below this marker has nothing left to explore."""
+
+
+class _MarkedOp(str):
+    """The op text of a Value in between that a pass gave a gradient, or of a Value with an infinite
+    or NaN local derivative: what a pass must find below a ReLU that is off. A string like any
+    other (``"+"``, ``"relu"``) that also says so, in the slot the op already has, so a Value grows
+    no bigger. While none is alive (`_MARKED`), a pass need not look there; a copy gets its own."""
+
+    def __reduce__(self) -> tuple[Callable[[str], _MarkedOp], tuple[str]]:
+        return _new_marked_op, (str(self),)
+
+
+_MARKED: weakref.WeakValueDictionary[int, _MarkedOp] = weakref.WeakValueDictionary()
+"""The marked op texts some Value holds, by id (two marks of one text are equal strings): empty
+once every marked Value is gone (as after a training step, whose graph is dropped)."""
+
+
+def _new_marked_op(op: str) -> _MarkedOp:
+    marked = _MarkedOp(op)
+    _MARKED[id(marked)] = marked
+    return marked
+
+
+class _MarkedOps(dict):
+    """One pass's marked op texts, one per op: ``marked[node._op]`` is the op of `node`, marked."""
+
+    def __missing__(self, op: str) -> _MarkedOp:
+        marked = self[op] = _new_marked_op(op)
+        return marked
+
+
+_NON_FINITE: weakref.WeakValueDictionary[str, _MarkedOp] = weakref.WeakValueDictionary()
+"""The marked op texts of Values with a non-finite local derivative, shared while one is alive."""
+
+
+def _marked_non_finite(op: str) -> _MarkedOp:
+    marked = _NON_FINITE.get(op)
+    if marked is None:
+        marked = _NON_FINITE[op] = _new_marked_op(op)
+    return marked
+
+
+def _mark_in_between(nodes: Iterable[Value], marked: _MarkedOps, reset: bool = False) -> None:
+    """Mark the op of every Value in between among `nodes` as given a gradient by the pass of
+    `marked` (and, with `reset`, set that gradient to 0 first)."""
+    for node in nodes:
+        if node._children:
+            node._op = marked[node._op]
+            if reset:
+                node.grad = 0.0
 
 
 class NonFiniteLocalGrads(tuple):

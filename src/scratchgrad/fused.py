@@ -13,7 +13,7 @@ import math
 import operator
 from collections.abc import Callable, Sequence
 
-from scratchgrad.engine import NonFiniteLocalGrads, Number, Value, _operand, sigmoid
+from scratchgrad.engine import NonFiniteLocalGrads, Number, Value, _marked_non_finite, _operand, sigmoid
 
 __all__ = [
     "ACTIVATIONS",
@@ -177,6 +177,7 @@ def _neuron_node(
     # while |act'(z)| <= 1, and Value() need not add them all up to find out (see its __init__).
     if not (z - z == 0.0 and -1.0 <= slope <= 1.0):
         local_grads = NonFiniteLocalGrads(local_grads)
+        op = _marked_non_finite(op)
     node = Value(out, "", (), (), op)
     node._children, node._local_grads = children, local_grads
     return node

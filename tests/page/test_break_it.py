@@ -1,13 +1,19 @@
 """Break-it switches: each bug gives the wrong numbers its chapter names, and is switched off after."""
 
 import contextlib
+import importlib
+import pkgutil
 
 import pytest
 
+import scratchgrad
 from scratchgrad import Value
-from scratchgrad.nn import Neuron
+from scratchgrad.losses import mse
+from scratchgrad.nn import MLP, Module, Neuron
+from scratchgrad.optim import SGD, Adam, Optimizer
 from scratchgrad.page import blocks, break_it
-from scratchgrad.stages import closures
+from scratchgrad.stages import closures, overwrite_bug
+from scratchgrad.train import fit
 
 
 def test_overwrite_gives_one_share_where_a_value_used_twice_has_two():
@@ -83,6 +89,59 @@ def test_without_zero_grad_gradients_pile_up():
     assert piled == pytest.approx([2 * p.grad for p in neuron.parameters()])
 
 
+def _training_steps(zero_grad: bool, steps: int = 4) -> tuple[list[float], list[list[float]]]:
+    """`steps` steps of the Training page's loop (model, SGD, mse on its four points), with or
+    without its two ``zero_grad()`` calls: each step's loss, and every parameter's gradient after it."""
+    model = MLP(3, [4, 4, 1], rng=0)
+    optimizer = SGD(model.parameters(), lr=0.2)
+    xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
+    ys = [1.0, -1.0, -1.0, 1.0]
+    losses, grads = [], []
+    for _ in range(steps):
+        if zero_grad:
+            model.zero_grad()
+            optimizer.zero_grad()
+        loss = mse([model(x) for x in xs], ys)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.data)
+        grads.append([p.grad for p in model.parameters()])
+    return losses, grads
+
+
+def test_the_no_zero_grad_switch_trains_exactly_as_a_loop_without_zero_grad():
+    with break_it.switched_on("no-zero-grad"):
+        switched = _training_steps(zero_grad=True)
+    assert switched == _training_steps(zero_grad=False)  # every loss and gradient, to the last bit
+    assert switched != _training_steps(zero_grad=True)
+
+
+def test_the_no_zero_grad_switch_gives_fit_the_losses_of_a_loop_without_zero_grad():
+    model, xs, ys = MLP(3, [4, 4, 1], rng=0), [[2.0, 3.0, -1.0], [0.5, 1.0, 1.0]], [1.0, -1.0]
+    with break_it.switched_on("no-zero-grad"):
+        history = fit(model, xs, ys, mse, SGD(model.parameters(), lr=0.2), steps=5)
+    model = MLP(3, [4, 4, 1], rng=0)
+    optimizer, losses = SGD(model.parameters(), lr=0.2), []
+    for _ in range(5):
+        loss = mse([model(x) for x in xs], ys)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.data)
+    assert history.loss == losses
+
+
+def test_the_no_zero_grad_switch_forgets_only_the_zeroing_between_its_own_steps():
+    neuron = Neuron(2, rng=0)
+    for _ in range(2):
+        with break_it.switched_on("no-zero-grad"):
+            neuron.zero_grad()
+            neuron([1.0, 2.0]).backward()
+        once = [p.grad for p in neuron.parameters()]
+    neuron.zero_grad()
+    neuron([1.0, 2.0]).backward()
+    assert once == [p.grad for p in neuron.parameters()]
+
+
 def test_an_unknown_bug_is_named_with_the_known_ones():
     with pytest.raises(ValueError, match="unknown bug 'typo': the switches are overwrite, no-zero-grad"):
         break_it.switched_on("typo").__enter__()
@@ -97,9 +156,22 @@ def test_a_block_run_with_a_bug_leaves_the_page_namespace_alone():
     assert blocks.run_block(code, "<p block 1>", namespace, capture=True).printed == "2.0\n"
 
 
-@pytest.mark.parametrize("name", ["overwrite", "recursive", "wrong-order"])
-def test_a_switch_patches_no_value_class(name):
-    classes = [Value, closures.Value]
-    before = [dict(cls.__dict__) for cls in classes]
+def _the_packages_classes() -> set[type]:
+    """Every class of the package's top-level modules and of the story's stages the switches use."""
+    names = [f"scratchgrad.{module.name}" for module in pkgutil.iter_modules(scratchgrad.__path__)]
+    modules = [*map(importlib.import_module, names), closures, overwrite_bug]
+    found = (cls for module in modules for cls in vars(module).values() if isinstance(cls, type))
+    return {cls for cls in found if cls.__module__.startswith("scratchgrad.")}
+
+
+@pytest.mark.parametrize("name", list(break_it.BUGS))
+def test_a_switch_patches_no_class(name):
+    classes = _the_packages_classes()
+    assert {Value, Module, Neuron, MLP, Optimizer, SGD, Adam, closures.Value, overwrite_bug.Value} <= classes
+    before = {cls: dict(cls.__dict__) for cls in classes}
     with break_it.switched_on(name):
-        assert [dict(cls.__dict__) for cls in classes] == before
+        model = MLP(2, [2, 1], rng=0)
+        model.zero_grad()
+        SGD(model.parameters(), lr=0.1).zero_grad()
+        model([1.0, 2.0]).backward()
+        assert {cls: dict(cls.__dict__) for cls in classes} == before

@@ -7,8 +7,8 @@ through the engine's one hook (`scratchgrad.engine.backward_stood_in_for`); on t
 through their module's names, which blocks import and the stage's code looks up as it runs (its
 ``Value``, swapped for the buggy twin `scratchgrad.stages.overwrite_bug`; the order its
 ``backward`` walks); on a reader's own engine by writing the bug into their code or through a name
-their code looks up (`switched_on_yours`). No class is patched but the package's ``zero_grad``.
-`BUGS` lists them, each with what it does in the reader's terms.
+their code looks up (`switched_on_yours`). No class is patched. `BUGS` lists them, each with what
+it does in the reader's terms.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from scratchgrad import nn, optim
 from scratchgrad.engine import Value, backward_stood_in_for, topological_order
 from scratchgrad.graph import graph_nodes
 from scratchgrad.stages import closures, overwrite_bug
@@ -90,7 +89,7 @@ def _push_gradients(root: Value, walk: Any, watch: Callable[[Value], object] | N
     for node in walk:
         if node._children:
             node.grad = 0.0
-    root.grad = 1.0
+    root.grad += 1.0  # 0 + 1 for an output; a leaf called on its own accumulates, as the engine's
     for node in walk:
         if watch is not None:
             watch(node)
@@ -98,16 +97,37 @@ def _push_gradients(root: Value, walk: Any, watch: Callable[[Value], object] | N
             child.grad += local * node.grad
 
 
-def _zero_grad_forgotten(self: object) -> None:
-    """The bug: nothing is reset."""
+class _GradientsNeverZeroed:
+    """The no-zero-grad bug as a backward: gradients pile up from step to step as if ``zero_grad()``
+    did nothing, through the engine's hook rather than by replacing ``zero_grad`` (whose code the
+    Training page shows).
+
+    Before each pass, every leaf (a parameter, an input) that held a gradient after this run's
+    previous passes and has since been set to 0 gets that gradient back; then the engine's own
+    ``backward()`` adds this pass's shares, exactly as it would have to a gradient nobody zeroed.
+    One per run of a block (`switched_on`), so nothing carries over from one run to the next.
+    """
+
+    def __init__(self) -> None:
+        self.left: dict[Value, float] = {}  # each leaf's gradient after the latest pass
+
+    def __call__(self, root: Value, watch: Callable[[Value], object] | None = None) -> None:
+        for leaf, grad in self.left.items():
+            if leaf.grad == 0.0:  # set back to 0 since (by zero_grad): the bug forgets to
+                leaf.grad = grad
+        with backward_stood_in_for(None):
+            root.backward(watch)
+        leaves = [node for node in topological_order(root) if not node._children]
+        self.left = {leaf: leaf.grad for leaf in (*self.left, *leaves)}
 
 
 @dataclass(frozen=True)
 class Bug:
     """A bug a switch turns on: its `label` (what the switch says); `replaces`, (owner, name, buggy)
-    triples: names of the story's stage modules (or the package's ``zero_grad`` methods) it stands
-    in for; the `backward` the package's Values run instead (through the engine's one hook,
-    `scratchgrad.engine.backward_stood_in_for`); and how it reaches a reader's own engine
+    triples: names of the story's stage modules it stands in for; the `backward` the package's
+    Values run instead (through the engine's one hook, `scratchgrad.engine.backward_stood_in_for`),
+    or a class of them, one made for each run, for a bug that remembers earlier passes; and how it
+    reaches a reader's own engine
     (`scratchgrad.page.reader_engine`), if it can: `rewrites`, (regular expression, replacement)
     pairs that write it into the reader's code, or `yours_replaces`, (name, buggy) pairs that stand
     in, for the run, for names of the reader's engine their code looks up as it runs (so Values
@@ -115,7 +135,7 @@ class Bug:
 
     label: str
     replaces: tuple[tuple[Any, str, Any], ...] = ()
-    backward: Callable[..., None] | None = None
+    backward: Callable[..., None] | type | None = None
     rewrites: tuple[tuple[str, str], ...] = ()
     yours_replaces: tuple[tuple[str, Any], ...] = ()
 
@@ -135,14 +155,8 @@ BUGS = {
         backward=_backward_with_overwrite,
         rewrites=((r"\.grad\s*\+=", ".grad ="),),
     ),
-    # zero_grad() of models and optimizers does nothing, so gradients pile up from step to step.
-    "no-zero-grad": Bug(
-        "Forget zero_grad() between training steps",
-        (
-            (nn.Module, "zero_grad", _zero_grad_forgotten),
-            (optim.Optimizer, "zero_grad", _zero_grad_forgotten),
-        ),
-    ),
+    # Gradients pile up from step to step, as if zero_grad() of models and optimizers did nothing.
+    "no-zero-grad": Bug("Forget zero_grad() between training steps", backward=_GradientsNeverZeroed),
     # The sort recurses, one Python call per level (the closure stage's backward already does).
     "recursive": Bug("Sort the graph recursively in backward()", backward=_backward_recursive),
     # Each node visited as soon as a depth-first walk from the output reaches it, before every node
@@ -166,10 +180,11 @@ def switched_on(name: str) -> Iterator[Bug]:
         raise ValueError(f"unknown bug {name!r}: the switches are {', '.join(BUGS)}")
     bug = BUGS[name]
     kept = [(owner, attribute, owner.__dict__[attribute]) for owner, attribute, _ in bug.replaces]
+    walk = bug.backward() if isinstance(bug.backward, type) else bug.backward
     try:
         for owner, attribute, buggy in bug.replaces:
             setattr(owner, attribute, buggy)
-        with backward_stood_in_for(bug.backward) if bug.backward else contextlib.nullcontext():
+        with backward_stood_in_for(walk) if walk else contextlib.nullcontext():
             yield bug
     finally:
         for owner, attribute, real in kept:
