@@ -40,6 +40,7 @@ from scratchgrad.exercises.runner import (
     _exited,
     _providers,
     _stopped,
+    _verdict,
     earlier_pieces,
     load_pieces,
 )
@@ -358,11 +359,7 @@ def _check_on(
             return _finish_across(report, None, "stopped", str(stopped))
         except Exception as error:  # a check's own arithmetic on what came back, as in one process
             report.checks.append(CheckLine(hidden.title, False, f"raised {_code_error(error, exercise.id)}"))
-    failed = sum(not line.passed for line in report.checks)
-    total = len(report.checks)
-    if failed:
-        return _finish_across(report, channel, "failed", f"{failed} of {total} checks failed (seed {seed})")
-    return _finish_across(report, channel, "passed", f"all {total} checks passed")
+    return _finish_across(report, channel, *_verdict(report))
 
 
 def _functions(channel: _Channel, functions: object) -> dict[str, RemoteFunction]:
