@@ -7,12 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from adversaries import BORROWED_SLOPES
 
 from scratchgrad.exercises import check
 from scratchgrad.exercises.cli import main
 from scratchgrad.exercises.isolated import run_checks
 from scratchgrad.exercises.registry import by_id
-from scratchgrad.exercises.remote import ACROSS
+from scratchgrad.exercises.remote import ACROSS, check_across
 
 WRONG_TANH = "def tanh_derivative(x):\n    return 1 - x * x\n"
 
@@ -134,3 +135,24 @@ def test_a_number_that_claims_to_equal_everything_arrives_as_a_plain_number():
     report = run_checks({"tanh-derivative": liar}, "tanh-derivative", 10.0, 1)["tanh-derivative"]
     assert not report.passed
     assert "yours gives 42.0" in report.checks[0].message
+
+
+# What the reader's process may rewrite before the facts on its functions are read: the judge of
+# borrowed code, had it run there (it ran there until the judgement moved to the checks' process).
+SILENCED_JUDGE = (
+    "import sys\n"
+    "for module in list(sys.modules.values()):\n"
+    "    if hasattr(module, 'borrowed_names'):\n"
+    "        module.borrowed_names = lambda *a, **k: ''\n"
+)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [*BORROWED_SLOPES.values(), SILENCED_JUDGE + BORROWED_SLOPES["the reference's function itself"]],
+    ids=[*BORROWED_SLOPES.keys(), "with the judge of borrowed code silenced"],
+)
+def test_borrowed_code_is_judged_where_the_readers_code_cannot_reach(source):
+    report = check_across("slope", source, {}, time_limit=10.0, seed=1)
+    assert report.outcome == "failed"
+    assert "takes the book's implementation" in report.checks[-1].message

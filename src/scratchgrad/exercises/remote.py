@@ -28,7 +28,7 @@ import time
 import types
 from collections.abc import Callable, Iterator, Mapping
 
-from scratchgrad.exercises.borrowed import book_imports, borrowed_names
+from scratchgrad.exercises.borrowed import book_imports, facts, judged
 from scratchgrad.exercises.child_clocks import child_clocks
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.memory_cap import cap_memory
@@ -337,7 +337,7 @@ def _check_on(
             outcome = "raised" if "raised" in loaded else "stopped"
             report.error = _code_error_from(loaded.get("error"))
             return _finish_across(report, channel, outcome, str(loaded.get("headline", "did not finish")))
-        if borrowed := book_imports(source) or loaded.get("borrowed"):
+        if borrowed := book_imports(source) or judged(exercise, loaded.get("borrowed"), source):
             report.checks.append(CheckLine("the piece is your own code", False, str(borrowed)))
             return _finish_across(
                 report, channel, "failed", "your code takes the book's implementation instead of writing it"
@@ -464,7 +464,7 @@ def _serve() -> None:
             }
         )
     else:
-        borrowed = borrowed_names(exercise, namespace, source)  # what runs: only this process can look
+        borrowed = facts(exercise, namespace)  # what runs: only this process can look; the checks judge
         functions = {
             name: _span(value)
             for name, value in namespace.items()
