@@ -156,3 +156,25 @@ def test_borrowed_code_is_judged_where_the_readers_code_cannot_reach(source):
     report = check_across("slope", source, {}, time_limit=10.0, seed=1)
     assert report.outcome == "failed"
     assert "takes the book's implementation" in report.checks[-1].message
+
+
+def test_trace_returns_the_checks_own_records_and_may_mark_its_copies():
+    marking = (
+        "def trace(root):\n"
+        "    nodes, edges = [], []\n"
+        "    def visit(node):\n"
+        "        if getattr(node, 'seen', False):\n"
+        "            return\n"
+        "        node.seen = True\n"
+        "        nodes.append(node)\n"
+        "        for child in node._prev:\n"
+        "            edges.append((child, node))\n"
+        "            visit(child)\n"
+        "    visit(root)\n"
+        "    return nodes, edges\n"
+    )
+    report = check_across("trace", marking, {}, time_limit=10.0, seed=1)
+    assert report.passed, report.text()
+    wrong = marking.replace("edges.append((child, node))", "edges.append((node, child))")
+    report = check_across("trace", wrong, {}, time_limit=10.0, seed=1)
+    assert "your pairs run (node, child) (your line 9:" in report.text()

@@ -1,13 +1,15 @@
 """Checks whose verdict the reader's code cannot reach: the checks run in this process and the
 reader's code in a second Python, the "reader process", which holds nothing of the checker's.
 The checks call the reader's functions through `RemoteFunction`s: each call goes over a pipe as
-plain data (numbers, strings, None, lists, tuples), and what comes back is plain data too, or an
-`Opaque` stand-in for anything else; a function the checks pass (the f of ``slope(f, x)``) reaches
-the reader as a copy when it computes with numbers and `math` only, else as a call-only handle, so
-the reader's code reaches nothing of the checker's. What
-the reader's code writes on its pipe is at most an answer, judged here like any other: a forged
-answer can only be a right one. Only exercises whose checks need nothing but such calls (`ACROSS`)
-are checked this way; the others still run whole in one child (`scratchgrad.exercises.isolated`).
+plain data (numbers, strings, None, lists, tuples, and records, `types.SimpleNamespace`, which come
+back as the very objects sent), and what comes back is plain data too, or an `Opaque` stand-in for
+anything else; an exception the reader's code raised arrives as the built-in type it names where it
+can. A function the checks pass (the f of ``slope(f, x)``) reaches the reader as a copy when it
+computes with numbers and `math` only, else as a call-only handle, so the reader's code reaches
+nothing of the checker's. What the reader's code writes on its pipe is at most an answer, judged
+here like any other: a forged answer can only be a right one. Only exercises whose checks need
+nothing but such calls (`ACROSS`) are checked this way; the others still run whole in one child
+(`scratchgrad.exercises.isolated`).
 """
 
 from __future__ import annotations
@@ -48,10 +50,10 @@ from scratchgrad.exercises.sandbox import WALL_FACTOR, Sandbox, TimeLimitExceede
 
 __all__ = ["ACROSS", "Opaque", "RemoteFunction", "check_across", "check_all_across"]
 
-ACROSS = ("slope", "tanh-derivative", "fan-out", "descent")
+ACROSS = ("slope", "descent", "trace", "tanh-derivative", "fan-out")
 """The exercises checked across two processes, in story order: each builds only on earlier ones of
-these, and its checks only call the reader's functions with numbers and functions of numbers, and
-read numbers back."""
+these, and its checks only call the reader's functions with numbers, records and functions of
+numbers, and read such data back."""
 
 STARTUP_SECONDS = 1.0  # CPU seconds for the reader process's start and import
 _NO_REPLY = "did not finish: your code wrote something that is no answer on the pipe to the checks"
@@ -79,7 +81,45 @@ class _Raised(Exception):  # noqa: N818 (the reader's code "raised")
         self.error = error
 
 
-def _encode(value: object, handles: list | None) -> object:
+def _raised(error: CodeError) -> _Raised:
+    """`_Raised` for `error`, an instance of the built-in exception it names too (with its message
+    only) where one can be: a check that catches the reader's TypeError catches it as in one process."""
+    kind = getattr(builtins, error.type, None)
+    if isinstance(kind, type) and issubclass(kind, Exception) and kind is not Exception:
+        with contextlib.suppress(TypeError):  # a built-in whose layout admits no second base (OSError)
+            both = type(error.type, (_Raised, kind), {"__str__": lambda self: error.message})
+            return both(error)
+    return _Raised(error)
+
+
+class _Records:
+    """The records (`types.SimpleNamespace`, the trace exercise's nodes) sent either way, numbered in
+    the order they first crossed: each side keeps its own object for a number, so a record the reader's
+    function returns comes back as the very object the checks sent, and one sent twice is one object
+    there too. Both sides number in the same order, as they encode and decode the same messages."""
+
+    def __init__(self) -> None:
+        self.objects: list[types.SimpleNamespace] = []
+        self._numbers: dict[int, int] = {}
+
+    def number(self, record: types.SimpleNamespace) -> int | None:
+        number = self._numbers.get(id(record))
+        return number if number is not None and self.objects[number] is record else None
+
+    def add(self, record: types.SimpleNamespace) -> int:
+        self._numbers[id(record)] = len(self.objects)
+        self.objects.append(record)
+        return len(self.objects) - 1
+
+
+def _encode(value: object, handles: list | None, records: _Records | None = None) -> object:
+    if records is not None and type(value) is types.SimpleNamespace:
+        number = records.number(value)
+        if number is not None:
+            return {"record": number}
+        number = records.add(value)
+        fields = {str(name): _encode(field, handles, records) for name, field in vars(value).items()}
+        return {"record": number, "fields": fields}
     if value is None or isinstance(value, bool):
         return {"v": value if value is None else bool(value)}
     if isinstance(value, int | str):  # as the plain type: a subclass's own methods stay behind
@@ -87,7 +127,8 @@ def _encode(value: object, handles: list | None) -> object:
     if isinstance(value, float):
         return {"f": float.__repr__(value)}
     if isinstance(value, list | tuple):
-        return {"list" if isinstance(value, list) else "tuple": [_encode(item, handles) for item in value]}
+        kind = "list" if isinstance(value, list) else "tuple"
+        return {kind: [_encode(item, handles, records) for item in value]}
     if handles is not None and callable(value):
         if copy := _copy_of(value):
             return copy
@@ -134,13 +175,23 @@ def _function_from(copy: dict) -> Callable:
     return types.FunctionType(code, {"__builtins__": builtins, "math": math}, code.co_name, defaults, cells)
 
 
-def _decode(data: dict, call_back: Callable[[int], Callable] | None) -> object:
+def _decode(
+    data: dict, call_back: Callable[[int], Callable] | None, records: _Records | None = None
+) -> object:
+    if records is not None and "record" in data:
+        if "fields" not in data:
+            return records.objects[int(data["record"])]
+        record = types.SimpleNamespace()
+        records.add(record)
+        for name, field in data["fields"].items():
+            setattr(record, str(name), _decode(field, call_back, records))
+        return record
     if "v" in data:
         return data["v"]
     if "f" in data:
         return float(data["f"])
     if "list" in data or "tuple" in data:
-        items = [_decode(item, call_back) for item in data.get("list", data.get("tuple"))]
+        items = [_decode(item, call_back, records) for item in data.get("list", data.get("tuple"))]
         return items if "list" in data else tuple(items)
     if call_back is not None and "handle" in data:
         return call_back(int(data["handle"]))
@@ -167,6 +218,7 @@ class _Channel:
         self._wall = patience * WALL_FACTOR if self._clocks else patience
         self._start = time.monotonic()
         self.handles: list[Callable] = []
+        self.records = _Records()
 
     def send(self, message: dict) -> None:
         try:
@@ -262,18 +314,22 @@ class RemoteFunction:
 
     def __call__(self, *args: object) -> object:
         reply = self._channel.ask(
-            {"call": self.__name__, "args": [_encode(a, self._channel.handles) for a in args]}
+            {
+                "call": self.__name__,
+                "args": [_encode(arg, self._channel.handles, self._channel.records) for arg in args],
+            }
         )
         try:
             if "value" in reply:
-                return _decode(reply["value"], None)
-            if "raised" in reply:
-                raise _Raised(CodeError(**reply["raised"]))
-            stopped = reply["stopped"]
-        except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
-            stopped = _NO_REPLY
+                return _decode(reply["value"], None, self._channel.records)
+            raised = CodeError(**reply["raised"]) if "raised" in reply else None
+            stopped = "" if raised else str(reply["stopped"])
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError):
+            raised, stopped = None, _NO_REPLY
+        if raised is not None:
+            raise _raised(raised)
         self._channel.stop()
-        raise _Stopped(str(stopped))
+        raise _Stopped(stopped)
 
     def __repr__(self) -> str:
         return f"<your function {self.__name__}>"
@@ -439,6 +495,7 @@ def _serve() -> None:
         return call
 
     first = receive()
+    records = _Records()
     exercise = by_id(first["exercise"])
     sandbox = Sandbox(first["time_limit"])
     namespace: dict = {"__name__": "__exercise__", "__builtins__": builtins}
@@ -485,9 +542,9 @@ def _serve() -> None:
             random.seed(request["seed"])  # the reader's own random draws, as in-process checks seed them
             reply({})
             continue
-        args = [_decode(arg, handle) for arg in request["args"]]
+        args = [_decode(arg, handle, records) for arg in request["args"]]
         try:
-            reply({"value": _encode(sandbox.run(namespace[request["call"]], *args), None)})
+            reply({"value": _encode(sandbox.run(namespace[request["call"]], *args), None, records)})
         except (TimeLimitExceeded, KeyboardInterrupt):
             reply({"stopped": _stopped(sandbox)})
         except SystemExit as error:
