@@ -21,6 +21,7 @@ WRONG_TANH = "def tanh_derivative(x):\n    return 1 - x * x\n"
 # the child of scratchgrad.exercises.isolated had them), writes a passing record there and ends.
 FRAME_FORGE = (
     "import sys, os, json\n"
+    "EXERCISE = 'tanh-derivative'\n"
     "def forge():\n"
     "    frame = sys._getframe()\n"
     "    while frame is not None:\n"
@@ -51,11 +52,25 @@ FORGERS = {
 }
 
 
+# A Value that forgets its children, forging when the checks first add two of them.
+FORGERS["frame-forge-in-a-values-operator"] = FRAME_FORGE.replace("'tanh-derivative'", "'value-graph'") + (
+    "class Value:\n"
+    "    def __init__(self, data, label='', _children=(), _op=''):\n"
+    "        self.data, self.label, self._prev, self._op = data, label, set(), _op\n"
+    "    def __add__(self, other):\n"
+    "        forge()\n"
+    "        return Value(self.data + other.data, '', (), '+')\n"
+    "    def __mul__(self, other):\n"
+    "        return Value(self.data * other.data, '', (), '*')\n"
+)
+
+
 @pytest.mark.parametrize("forger", FORGERS.values(), ids=FORGERS.keys())
 def test_code_that_forges_a_record_gets_no_pass(forger, tmp_path, capsys):
-    path = tmp_path / "tanh-derivative.py"
+    exercise = "value-graph" if "class Value" in forger else "tanh-derivative"
+    path = tmp_path / f"{exercise}.py"
     path.write_text(forger, encoding="utf-8")
-    assert main(["check", "tanh-derivative", str(path), "--seed", "1"]) == 1
+    assert main(["check", exercise, str(path), "--seed", "1"]) == 1
     out = capsys.readouterr().out
     assert "PASSED" not in out
     assert out.splitlines()[-2].startswith("FAILED: ")

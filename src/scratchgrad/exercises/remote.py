@@ -21,6 +21,7 @@ import json
 import linecache
 import marshal
 import math
+import operator
 import os
 import random
 import select
@@ -29,6 +30,7 @@ import sys
 import time
 import types
 from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 
 from scratchgrad.exercises.borrowed import book_imports, facts, judged
 from scratchgrad.exercises.child_clocks import child_clocks
@@ -48,9 +50,17 @@ from scratchgrad.exercises.runner import (
 )
 from scratchgrad.exercises.sandbox import WALL_FACTOR, Sandbox, TimeLimitExceeded, reader_filename
 
-__all__ = ["ACROSS", "Opaque", "RemoteFunction", "check_across", "check_all_across"]
+__all__ = [
+    "ACROSS",
+    "Opaque",
+    "RemoteCallable",
+    "RemoteFunction",
+    "RemoteObject",
+    "check_across",
+    "check_all_across",
+]
 
-ACROSS = ("slope", "descent", "trace", "tanh-derivative", "fan-out")
+ACROSS = ("slope", "descent", "trace", "value-graph", "tanh-derivative", "fan-out")
 """The exercises checked across two processes, in story order: each builds only on earlier ones of
 these, and its checks only call the reader's functions with numbers, records and functions of
 numbers, and read such data back."""
@@ -96,7 +106,8 @@ class _Records:
     """The records (`types.SimpleNamespace`, the trace exercise's nodes) sent either way, numbered in
     the order they first crossed: each side keeps its own object for a number, so a record the reader's
     function returns comes back as the very object the checks sent, and one sent twice is one object
-    there too. Both sides number in the same order, as they encode and decode the same messages."""
+    there too. Both sides number in the same order, as they encode and decode the same messages.
+    The reader process numbers its other objects the same way, for the checks' `RemoteObject`s."""
 
     def __init__(self) -> None:
         self.objects: list[types.SimpleNamespace] = []
@@ -112,14 +123,20 @@ class _Records:
         return len(self.objects) - 1
 
 
-def _encode(value: object, handles: list | None, records: _Records | None = None) -> object:
+def _encode(
+    value: object, handles: list | None, records: _Records | None = None, refs: _Records | None = None
+) -> object:
+    """`value` as JSON-ready plain data. In the reader process `refs` numbers every other object
+    (the reader's Values, classes, functions), which the checks then hold as `RemoteObject`s."""
     if records is not None and type(value) is types.SimpleNamespace:
         number = records.number(value)
         if number is not None:
             return {"record": number}
         number = records.add(value)
-        fields = {str(name): _encode(field, handles, records) for name, field in vars(value).items()}
+        fields = {str(name): _encode(field, handles, records, refs) for name, field in vars(value).items()}
         return {"record": number, "fields": fields}
+    if isinstance(value, RemoteObject):
+        return {"ref": object.__getattribute__(value, "_number")}
     if value is None or isinstance(value, bool):
         return {"v": value if value is None else bool(value)}
     if isinstance(value, int | str):  # as the plain type: a subclass's own methods stay behind
@@ -128,12 +145,20 @@ def _encode(value: object, handles: list | None, records: _Records | None = None
         return {"f": float.__repr__(value)}
     if isinstance(value, list | tuple):
         kind = "list" if isinstance(value, list) else "tuple"
-        return {kind: [_encode(item, handles, records) for item in value]}
+        return {kind: [_encode(item, handles, records, refs) for item in value]}
+    if type(value) in (dict, set, frozenset) and (records is not None or refs is not None):
+        if isinstance(value, dict):
+            return {"dict": [[_encode(k, handles, records, refs), _encode(v, handles, records, refs)]
+                             for k, v in value.items()]}  # fmt: skip
+        return {type(value).__name__: [_encode(item, handles, records, refs) for item in value]}
     if handles is not None and callable(value):
         if copy := _copy_of(value):
             return copy
         handles.append(value)
         return {"handle": len(handles) - 1}
+    if refs is not None:
+        number = refs.number(value)
+        return {"ref": refs.add(value) if number is None else number, "callable": callable(value)}
     return {"opaque": type(value).__name__, "repr": _safe_repr(value)}
 
 
@@ -176,22 +201,37 @@ def _function_from(copy: dict) -> Callable:
 
 
 def _decode(
-    data: dict, call_back: Callable[[int], Callable] | None, records: _Records | None = None
+    data: dict,
+    call_back: Callable[[int], Callable] | None,
+    records: _Records | None = None,
+    refs: Callable[[dict], object] | None = None,
 ) -> object:
+    """What `_encode` made; `refs` gives the object a ``{"ref": n}`` stands for (the reader process's
+    own object, or the checks' `RemoteObject` for it)."""
+    if refs is not None and "ref" in data:
+        return refs(data)
+    if "dict" in data and (records is not None or refs is not None):
+        return {
+            _decode(k, call_back, records, refs): _decode(v, call_back, records, refs)
+            for k, v in data["dict"]
+        }
+    if ("set" in data or "frozenset" in data) and (records is not None or refs is not None):
+        items = [_decode(item, call_back, records, refs) for item in data.get("set", data.get("frozenset"))]
+        return set(items) if "set" in data else frozenset(items)
     if records is not None and "record" in data:
         if "fields" not in data:
             return records.objects[int(data["record"])]
         record = types.SimpleNamespace()
         records.add(record)
         for name, field in data["fields"].items():
-            setattr(record, str(name), _decode(field, call_back, records))
+            setattr(record, str(name), _decode(field, call_back, records, refs))
         return record
     if "v" in data:
         return data["v"]
     if "f" in data:
         return float(data["f"])
     if "list" in data or "tuple" in data:
-        items = [_decode(item, call_back, records) for item in data.get("list", data.get("tuple"))]
+        items = [_decode(item, call_back, records, refs) for item in data.get("list", data.get("tuple"))]
         return items if "list" in data else tuple(items)
     if call_back is not None and "handle" in data:
         return call_back(int(data["handle"]))
@@ -219,6 +259,41 @@ class _Channel:
         self._start = time.monotonic()
         self.handles: list[Callable] = []
         self.records = _Records()
+        self._proxies: dict[int, RemoteObject] = {}
+
+    def proxy(self, data: dict) -> RemoteObject:
+        """The one `RemoteObject` for the reader's object number ``data["ref"]``."""
+        number = int(data["ref"])
+        if number not in self._proxies:
+            kind = RemoteCallable if data.get("callable") else RemoteObject
+            self._proxies[number] = kind(self, number)
+        return self._proxies[number]
+
+    def result(self, message: dict) -> object:
+        """Ask the reader process `message` (a call of the reader's code) and return its answer;
+        `_raised` when the reader's code raised, `_Stopped` when its process ended or overran."""
+        reply = self.ask(message)
+        try:
+            if "value" in reply:
+                return _decode(reply["value"], None, self.records, self.proxy)
+            raised = CodeError(**reply["raised"]) if "raised" in reply else None
+            stopped = "" if raised else str(reply["stopped"])
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError):
+            raised, stopped = None, _NO_REPLY
+        if raised is not None:
+            raise _raised(raised)
+        self.stop()
+        raise _Stopped(stopped)
+
+    def operation(self, name: str, *args: object, **kwargs: object) -> object:
+        """``name(*args, **kwargs)`` done in the reader process (`_OPERATIONS`) on its objects."""
+        return self.result(
+            {
+                "op": name,
+                "args": [_encode(arg, self.handles, self.records) for arg in args],
+                "kwargs": {key: _encode(arg, self.handles, self.records) for key, arg in kwargs.items()},
+            }
+        )
 
     def send(self, message: dict) -> None:
         try:
@@ -313,26 +388,93 @@ class RemoteFunction:
             self.__code__ = span
 
     def __call__(self, *args: object) -> object:
-        reply = self._channel.ask(
+        return self._channel.result(
             {
                 "call": self.__name__,
                 "args": [_encode(arg, self._channel.handles, self._channel.records) for arg in args],
             }
         )
-        try:
-            if "value" in reply:
-                return _decode(reply["value"], None, self._channel.records)
-            raised = CodeError(**reply["raised"]) if "raised" in reply else None
-            stopped = "" if raised else str(reply["stopped"])
-        except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError):
-            raised, stopped = None, _NO_REPLY
-        if raised is not None:
-            raise _raised(raised)
-        self._channel.stop()
-        raise _Stopped(stopped)
 
     def __repr__(self) -> str:
         return f"<your function {self.__name__}>"
+
+
+def _operation(name: str, reflected: bool = False) -> Callable:
+    def method(self: RemoteObject, *others: object) -> object:
+        args = (*others, self) if reflected else (self, *others)
+        return object.__getattribute__(self, "_channel").operation(name, *args)
+
+    return method
+
+
+class RemoteObject:
+    """An object of the reader's (a Value, its class, a closure) as the checks hold it: every
+    attribute read or written, call, operator, comparison, ``repr``, ``float``, iteration and
+    ``isinstance`` with it is done in the reader process (`_OPERATIONS`), one trip over the pipe
+    each; what comes back is plain data or another `RemoteObject`, the same one for the same object,
+    so ``is`` and ``id`` tell the reader's objects apart as they do there."""
+
+    __slots__ = ("_channel", "_number")
+
+    def __init__(self, channel: _Channel, number: int) -> None:
+        object.__setattr__(self, "_channel", channel)
+        object.__setattr__(self, "_number", number)
+
+    def __getattr__(self, name: str) -> object:
+        return object.__getattribute__(self, "_channel").operation("getattr", self, name)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        object.__getattribute__(self, "_channel").operation("setattr", self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        object.__getattribute__(self, "_channel").operation("delattr", self, name)
+
+    __hash__ = object.__hash__
+    __repr__ = _operation("repr")
+    __str__ = _operation("str")
+    __format__ = _operation("format")
+    __float__ = _operation("float")
+    __int__ = _operation("int")
+    __bool__ = _operation("bool")
+    __len__ = _operation("len")
+    __getitem__ = _operation("getitem")
+    __contains__ = _operation("contains")
+    __instancecheck__ = _operation("isinstance", reflected=True)
+    __subclasscheck__ = _operation("issubclass", reflected=True)
+
+    def __iter__(self) -> Iterator[object]:
+        return iter(object.__getattribute__(self, "_channel").operation("list", self))
+
+    for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul"):
+        locals()[f"__{_name}__"] = _operation(_name)
+        locals()[f"__r{_name}__"] = _operation(_name, reflected=True)
+    for _name in ("neg", "pos", "abs", "eq", "ne", "lt", "le", "gt", "ge"):
+        locals()[f"__{_name}__"] = _operation(_name)
+    del _name
+
+
+class RemoteCallable(RemoteObject):
+    """A `RemoteObject` the reader's code can call (a class, a function, a method): so is this."""
+
+    __slots__ = ()
+
+    def __call__(self, *args: object, **kwargs: object) -> object:
+        return object.__getattribute__(self, "_channel").operation("call", self, *args, **kwargs)
+
+
+_OPERATIONS: dict[str, Callable] = {
+    "getattr": getattr, "setattr": setattr, "delattr": delattr,
+    "call": lambda function, *args, **kwargs: function(*args, **kwargs),
+    "repr": repr, "str": str, "format": format, "float": float, "int": int, "bool": bool, "len": len,
+    "list": list, "isinstance": isinstance, "issubclass": issubclass,
+    "getitem": operator.getitem, "contains": operator.contains,
+    **{name: getattr(operator, name) for name in (
+        "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul",
+        "neg", "pos", "abs", "eq", "ne", "lt", "le", "gt", "ge",
+    )},
+}  # fmt: skip
+"""What the checks may do with the reader's objects, by name: each runs in the reader process, on
+the reader's own objects, guarded by its sandbox like any call of the reader's code."""
 
 
 def check_all_across(pieces: Mapping[str, str], *, time_limit: float, seed: int) -> dict[str, Report]:
@@ -418,11 +560,14 @@ def _check_on(
     return _finish_across(report, channel, *_verdict(report))
 
 
-def _functions(channel: _Channel, functions: object) -> dict[str, RemoteFunction]:
-    """The reader's functions by name, as the reader process listed them with their code's lines."""
+def _functions(channel: _Channel, functions: object) -> dict[str, object]:
+    """The names the reader's code defined, as the reader process listed them: a function with its
+    code's lines (a `RemoteFunction`), anything else as plain data or a `RemoteObject`."""
     try:
         return {
-            str(name): RemoteFunction(
+            str(name): _decode(span, None, channel.records, channel.proxy)
+            if isinstance(span, dict)
+            else RemoteFunction(
                 channel,
                 str(name),
                 _CodeSpan(str(span[0]), int(span[1]), [int(n) for n in span[2]]) if span else None,
@@ -495,7 +640,11 @@ def _serve() -> None:
         return call
 
     first = receive()
-    records = _Records()
+    records, refs = _Records(), _Records()
+
+    def reference(data: dict) -> object:
+        return refs.objects[int(data["ref"])]
+
     exercise = by_id(first["exercise"])
     sandbox = Sandbox(first["time_limit"])
     namespace: dict = {"__name__": "__exercise__", "__builtins__": builtins}
@@ -524,8 +673,10 @@ def _serve() -> None:
         borrowed = facts(exercise, namespace)  # what runs: only this process can look; the checks judge
         functions = {
             name: _span(value)
+            if isinstance(value, types.FunctionType)
+            else _encode(value, None, records, refs)
             for name, value in namespace.items()
-            if callable(value) and not name.startswith("__")
+            if not name.startswith("__")
         }
         reply({"borrowed": borrowed, "functions": functions, "pieces": uses})
     for request in map(json.loads, lines):
@@ -542,9 +693,13 @@ def _serve() -> None:
             random.seed(request["seed"])  # the reader's own random draws, as in-process checks seed them
             reply({})
             continue
-        args = [_decode(arg, handle, records) for arg in request["args"]]
+        args = [_decode(arg, handle, records, reference) for arg in request["args"]]
+        kwargs = {
+            str(k): _decode(arg, handle, records, reference) for k, arg in request.get("kwargs", {}).items()
+        }
+        function = _OPERATIONS[request["op"]] if "op" in request else namespace[request["call"]]
         try:
-            reply({"value": _encode(sandbox.run(namespace[request["call"]], *args), None, records)})
+            reply({"value": _encode(sandbox.run(partial(function, *args, **kwargs)), None, records, refs)})
         except (TimeLimitExceeded, KeyboardInterrupt):
             reply({"stopped": _stopped(sandbox)})
         except SystemExit as error:
