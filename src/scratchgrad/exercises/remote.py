@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import builtins
 import contextlib
+import inspect
 import json
 import linecache
 import marshal
@@ -60,7 +61,16 @@ __all__ = [
     "check_all_across",
 ]
 
-ACROSS = ("slope", "descent", "trace", "value-graph", "tanh-derivative", "fan-out")
+ACROSS = (
+    "slope",
+    "descent",
+    "trace",
+    "value-graph",
+    "backprop-by-hand",
+    "tanh-derivative",
+    "local-derivatives",
+    "fan-out",
+)
 """The exercises checked across two processes, in story order: each builds only on earlier ones of
 these, and its checks only call the reader's functions with numbers, records and functions of
 numbers, and read such data back."""
@@ -382,10 +392,23 @@ class _CodeSpan:
 class RemoteFunction:
     """A function of the reader's, called in the reader process: arguments and result as plain data."""
 
-    def __init__(self, channel: _Channel, name: str, span: _CodeSpan | None = None) -> None:
+    def __init__(
+        self, channel: _Channel, name: str, span: _CodeSpan | None = None, parameters: list | None = None
+    ) -> None:
         self._channel, self.__name__ = channel, name
         if span is not None:
             self.__code__ = span
+        if parameters is not None:  # for inspect.signature: the names and kinds, no default's value
+            self.__signature__ = inspect.Signature(
+                [
+                    inspect.Parameter(str(name), inspect._ParameterKind(int(kind)))
+                    if not has_default
+                    else inspect.Parameter(
+                        str(name), inspect._ParameterKind(int(kind)), default=Opaque("", "…")
+                    )
+                    for name, kind, has_default in parameters
+                ]
+            )
 
     def __call__(self, *args: object) -> object:
         return self._channel.result(
@@ -428,6 +451,10 @@ class RemoteObject:
 
     def __delattr__(self, name: str) -> None:
         object.__getattribute__(self, "_channel").operation("delattr", self, name)
+
+    @property
+    def __class__(self) -> object:  # the reader's class, as a proxy: ``x.__class__(0.0)`` makes one
+        return object.__getattribute__(self, "_channel").operation("getattr", self, "__class__")
 
     __hash__ = object.__hash__
     __repr__ = _operation("repr")
@@ -571,6 +598,7 @@ def _functions(channel: _Channel, functions: object) -> dict[str, object]:
                 channel,
                 str(name),
                 _CodeSpan(str(span[0]), int(span[1]), [int(n) for n in span[2]]) if span else None,
+                span[3] if span and len(span) > 3 else None,
             )
             for name, span in functions.items()
         }
@@ -710,15 +738,21 @@ def _serve() -> None:
 
 
 def _span(function: object) -> list | None:
-    """[file name, first line, every line] of a function's code, for `_CodeSpan`; None for no code."""
+    """[file name, first line, every line, parameters] of a function's code, for `_CodeSpan` and the
+    `RemoteFunction`'s signature (each parameter [name, kind, has a default]); None for no code."""
     code = getattr(function, "__code__", None)
     try:
+        parameters = [
+            [p.name, int(p.kind), p.default is not p.empty]
+            for p in inspect.signature(function).parameters.values()
+        ]
         return [
             code.co_filename,
             code.co_firstlineno,
             [line for _, _, line in code.co_lines() if line is not None],
+            parameters,
         ]
-    except (AttributeError, TypeError):
+    except (AttributeError, TypeError, ValueError):
         return None
 
 
