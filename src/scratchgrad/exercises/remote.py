@@ -37,6 +37,7 @@ from scratchgrad.exercises.borrowed import book_imports, facts, judged
 from scratchgrad.exercises.child_clocks import child_clocks
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.memory_cap import cap_memory
+from scratchgrad.exercises.order import CountedChildren
 from scratchgrad.exercises.registry import by_id
 from scratchgrad.exercises.report import CheckLine, CodeError, PieceUse, Report
 from scratchgrad.exercises.runner import (
@@ -69,6 +70,7 @@ ACROSS = (
     "backprop-by-hand",
     "tanh-derivative",
     "local-derivatives",
+    "topological-order",
     "fan-out",
 )
 """The exercises checked across two processes, in story order: each builds only on earlier ones of
@@ -147,6 +149,11 @@ def _encode(
         return {"record": number, "fields": fields}
     if isinstance(value, RemoteObject):
         return {"ref": object.__getattribute__(value, "_number")}
+    if type(value) is CountedChildren:  # the checks' counter goes over as one, and stays there
+        if refs is not None:
+            number = refs.number(value)
+            return {"ref": refs.add(value) if number is None else number, "callable": False}
+        return {"counted": [_encode(item, handles, records, refs) for item in tuple.__iter__(value)]}
     if value is None or isinstance(value, bool):
         return {"v": value if value is None else bool(value)}
     if isinstance(value, int | str):  # as the plain type: a subclass's own methods stay behind
@@ -220,6 +227,8 @@ def _decode(
     own object, or the checks' `RemoteObject` for it)."""
     if refs is not None and "ref" in data:
         return refs(data)
+    if "counted" in data:
+        return CountedChildren(_decode(item, call_back, records, refs) for item in data["counted"])
     if "dict" in data and (records is not None or refs is not None):
         return {
             _decode(k, call_back, records, refs): _decode(v, call_back, records, refs)
