@@ -76,6 +76,11 @@ def test_code_that_forges_a_record_gets_no_pass(forger, tmp_path, capsys):
     assert out.splitlines()[-2].startswith("FAILED: ")
 
 
+# Where a passing line lists the reader's nodes in the order of a set (the reader's _prev), that order
+# follows the objects' addresses, which differ from one process to another: only the verdicts compare.
+SET_ORDERED = {"topological-order"}
+
+
 @pytest.mark.parametrize("exercise_id", ACROSS)
 def test_across_processes_the_checks_say_what_they_say_in_one(exercise_id):
     exercise = by_id(exercise_id)
@@ -85,11 +90,11 @@ def test_across_processes_the_checks_say_what_they_say_in_one(exercise_id):
     for name, source in sources.items():
         across = run_checks({exercise_id: source}, exercise_id, 10.0, 7)[exercise_id]
         alone = check(exercise_id, source, seed=7)
-        assert (across.outcome, across.headline, across.checks) == (
-            alone.outcome,
-            alone.headline,
-            alone.checks,
-        ), name
+        assert (across.outcome, across.headline) == (alone.outcome, alone.headline), name
+        if exercise_id in SET_ORDERED:
+            assert [(c.title, c.passed) for c in across.checks] == [(c.title, c.passed) for c in alone.checks]
+        else:
+            assert across.checks == alone.checks, name
         assert across.pieces == alone.pieces, name
 
 
