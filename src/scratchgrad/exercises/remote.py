@@ -1,15 +1,17 @@
 """Checks whose verdict the reader's code cannot reach: the checks run in this process and the
 reader's code in a second Python, the "reader process", which holds nothing of the checker's.
 The checks call the reader's functions through `RemoteFunction`s: each call goes over a pipe as
-plain data (numbers, strings, None, lists, tuples, and records, `types.SimpleNamespace`, which come
-back as the very objects sent), and what comes back is plain data too, or an `Opaque` stand-in for
-anything else; an exception the reader's code raised arrives as the built-in type it names where it
-can. A function the checks pass (the f of ``slope(f, x)``) reaches the reader as a copy when it
-computes with numbers and `math` only, else as a call-only handle, so the reader's code reaches
-nothing of the checker's. What the reader's code writes on its pipe is at most an answer, judged
-here like any other: a forged answer can only be a right one. Only exercises whose checks need
-nothing but such calls (`ACROSS`) are checked this way; the others still run whole in one child
-(`scratchgrad.exercises.isolated`).
+plain data (numbers, strings, None, lists, tuples, dicts, sets, and records, `types.SimpleNamespace`,
+which come back as the very objects sent); any other object of the reader's (a Value, its class, a
+closure) stays in the reader process and the checks hold it as a `RemoteObject`, whose every
+attribute, call, operator and comparison is one named operation done there. An exception the
+reader's code raised arrives as the built-in type it names where it can. A function the checks pass
+(the f of ``slope(f, x)``) reaches the reader as a copy when it computes with numbers and `math`
+only, else as a call-only handle, so the reader's code reaches nothing of the checker's. What the
+reader's code writes on its pipe is at most an answer, judged here like any other: a forged answer
+can only be a right one. Whether a piece is borrowed is judged here too, from plain facts the reader
+process reports (`scratchgrad.exercises.borrowed.facts`). Only the exercises of `ACROSS` are checked
+this way; the others still run whole in one child (`scratchgrad.exercises.isolated`).
 """
 
 from __future__ import annotations
@@ -72,10 +74,12 @@ ACROSS = (
     "local-derivatives",
     "topological-order",
     "fan-out",
+    "power-and-exp",
 )
-"""The exercises checked across two processes, in story order: each builds only on earlier ones of
-these, and its checks only call the reader's functions with numbers, records and functions of
-numbers, and read such data back."""
+"""The exercises checked across two processes, in story order; an earlier piece not among them is
+judged in the reader's own child first (`check_all_across`'s `judged`). Not yet here: those whose
+failures draw the reader's graph and the training loops (their checks' messages across two processes
+are not yet compared with one's), and those built on them."""
 
 STARTUP_SECONDS = 1.0  # CPU seconds for the reader process's start and import
 _NO_REPLY = "did not finish: your code wrote something that is no answer on the pipe to the checks"
@@ -452,7 +456,7 @@ class RemoteObject:
         object.__setattr__(self, "_channel", channel)
         object.__setattr__(self, "_number", number)
 
-    def __getattr__(self, name: str) -> object:
+    def __getattribute__(self, name: str) -> object:  # every name is the reader's: __pow__, __class__ too
         return object.__getattribute__(self, "_channel").operation("getattr", self, name)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -460,10 +464,6 @@ class RemoteObject:
 
     def __delattr__(self, name: str) -> None:
         object.__getattribute__(self, "_channel").operation("delattr", self, name)
-
-    @property
-    def __class__(self) -> object:  # the reader's class, as a proxy: ``x.__class__(0.0)`` makes one
-        return object.__getattribute__(self, "_channel").operation("getattr", self, "__class__")
 
     __hash__ = object.__hash__
     __repr__ = _operation("repr")
@@ -513,13 +513,18 @@ _OPERATIONS: dict[str, Callable] = {
 the reader's own objects, guarded by its sandbox like any call of the reader's code."""
 
 
-def check_all_across(pieces: Mapping[str, str], *, time_limit: float, seed: int) -> dict[str, Report]:
+def check_all_across(
+    pieces: Mapping[str, str], *, time_limit: float, seed: int, judged: Mapping[str, Report] | None = None
+) -> dict[str, Report]:
     """Check every piece of `pieces` that is one of `ACROSS`, in story order, each on the passing
-    ones before it (the reference for the others): a report per piece checked."""
+    ones before it (the reference for the others): a report per piece checked. `judged` holds the
+    reports of pieces not in `ACROSS`, reached in the reader's own child (`scratchgrad.exercises.isolated`):
+    they say only whose code stands for those pieces, which the reader's code decides anyway."""
     reports: dict[str, Report] = {}
     for exercise_id in ACROSS:
         if exercise_id in pieces:
-            passing = {piece: pieces[piece] for piece, report in reports.items() if report.passed}
+            verdicts = {**(judged or {}), **reports}
+            passing = {piece: pieces[piece] for piece, report in verdicts.items() if report.passed}
             reports[exercise_id] = check_across(
                 exercise_id, pieces[exercise_id], passing, time_limit=time_limit, seed=seed
             )
@@ -666,7 +671,8 @@ def _serve() -> None:
     def handle(number: int) -> Callable:
         def call(*args: object) -> object:
             reply({"callback": number, "args": [_encode(arg, None) for arg in args]})
-            answer = receive()
+            while "value" not in (answer := receive()) and "error" not in answer:
+                serve(answer, nested=True)  # the checker's function asked about the reader's objects
             if "value" in answer:
                 return _decode(answer["value"], None)
             error = getattr(builtins, str(answer.get("error")), None)
@@ -681,6 +687,28 @@ def _serve() -> None:
 
     def reference(data: dict) -> object:
         return refs.objects[int(data["ref"])]
+
+    def serve(request: dict, nested: bool) -> None:
+        """Answer one call or operation; a `nested` one (asked while the reader's code waits for a
+        function of the checker's) runs inside the guard of the run that is waiting."""
+        args = [_decode(arg, handle, records, reference) for arg in request.get("args", [])]
+        kwargs = {
+            str(k): _decode(arg, handle, records, reference) for k, arg in request.get("kwargs", {}).items()
+        }
+        function = _OPERATIONS[request["op"]] if "op" in request else namespace[request["call"]]
+        try:
+            result = function(*args, **kwargs) if nested else sandbox.run(partial(function, *args, **kwargs))
+            reply({"value": _encode(result, None, records, refs)})
+        except (TimeLimitExceeded, KeyboardInterrupt):
+            if nested:
+                raise  # the run that waits stops, and says so
+            reply({"stopped": _stopped(sandbox)})
+        except SystemExit as error:
+            if nested:
+                raise
+            reply({"stopped": _exited(_code_error(error, exercise.id))})
+        except BaseException as error:
+            reply({"raised": vars(_code_error(error, exercise.id))})
 
     exercise = by_id(first["exercise"])
     sandbox = Sandbox(first["time_limit"])
@@ -730,19 +758,7 @@ def _serve() -> None:
             random.seed(request["seed"])  # the reader's own random draws, as in-process checks seed them
             reply({})
             continue
-        args = [_decode(arg, handle, records, reference) for arg in request["args"]]
-        kwargs = {
-            str(k): _decode(arg, handle, records, reference) for k, arg in request.get("kwargs", {}).items()
-        }
-        function = _OPERATIONS[request["op"]] if "op" in request else namespace[request["call"]]
-        try:
-            reply({"value": _encode(sandbox.run(partial(function, *args, **kwargs)), None, records, refs)})
-        except (TimeLimitExceeded, KeyboardInterrupt):
-            reply({"stopped": _stopped(sandbox)})
-        except SystemExit as error:
-            reply({"stopped": _exited(_code_error(error, exercise.id))})
-        except BaseException as error:
-            reply({"raised": vars(_code_error(error, exercise.id))})
+        serve(request, nested=False)
     os._exit(0)
 
 
