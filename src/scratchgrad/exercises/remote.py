@@ -75,6 +75,7 @@ ACROSS = (
     "topological-order",
     "fan-out",
     "power-and-exp",
+    "composed-ops",
 )
 """The exercises checked across two processes, in story order; an earlier piece not among them is
 judged in the reader's own child first (`check_all_across`'s `judged`). Not yet here: those whose
