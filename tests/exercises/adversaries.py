@@ -1978,3 +1978,22 @@ CASES += [
         "32-bit floats",
     ),
 ]
+
+
+# Slopes that take the book's instead of writing one, each loaded another way: each is told so.
+BORROWED_SLOPES = {
+    "exec of the reference's text": (
+        "import pathlib, importlib.util\n"
+        "spec = importlib.util.find_spec('scratch' + 'grad.exercises._pieces.slope')\n"
+        "exec(pathlib.Path(spec.origin).with_name('solution.py').read_text())\n"
+    ),
+    "a wrapper of the reference, imported by a computed name": (
+        "import importlib\n"
+        "book = importlib.import_module('scratch' + 'grad.exercises._pieces.slope.solution')\n"
+        "def slope(f, x, h=1e-6):\n    return book.slope(f, x, h)\n"
+    ),
+    "the reference's function itself": (
+        "import importlib\n"
+        "slope = importlib.import_module('scratch' + 'grad.exercises._pieces.slope.solution').slope\n"
+    ),
+}

@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+from adversaries import BORROWED_SLOPES
 
 import scratchgrad.exercises
 from scratchgrad.exercises import EXERCISES, check
@@ -261,24 +262,6 @@ def test_check_all_uses_only_the_readers_passing_pieces():
 def test_a_time_limit_must_be_positive():
     with pytest.raises(ValueError, match="time_limit must be a number of seconds > 0 or None, got 0"):
         check("slope", "", time_limit=0)
-
-
-BORROWED_SLOPES = {
-    "exec of the reference's text": (
-        "import pathlib, importlib.util\n"
-        "spec = importlib.util.find_spec('scratch' + 'grad.exercises._pieces.slope')\n"
-        "exec(pathlib.Path(spec.origin).with_name('solution.py').read_text())\n"
-    ),
-    "a wrapper of the reference, imported by a computed name": (
-        "import importlib\n"
-        "book = importlib.import_module('scratch' + 'grad.exercises._pieces.slope.solution')\n"
-        "def slope(f, x, h=1e-6):\n    return book.slope(f, x, h)\n"
-    ),
-    "the reference's function itself": (
-        "import importlib\n"
-        "slope = importlib.import_module('scratch' + 'grad.exercises._pieces.slope.solution').slope\n"
-    ),
-}
 
 
 @pytest.mark.parametrize("source", BORROWED_SLOPES.values(), ids=BORROWED_SLOPES.keys())

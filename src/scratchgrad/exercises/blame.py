@@ -237,7 +237,7 @@ def _and(grads: list[str]) -> str:
 def _is_a_new_values(code: object, child: object) -> bool:
     """Whether `code` is the rule a new Value of `child`'s class starts with: a leaf's, doing nothing."""
     try:
-        fresh = getattr(type(child)(0.0), "_backward", None)
+        fresh = getattr(child.__class__(0.0), "_backward", None)  # (a proxy's class is the reader's)
     except Exception:  # a class that cannot make Value(0.0): nothing to compare with
         return False
     return getattr(getattr(fresh, "__func__", fresh), "__code__", None) is code
@@ -247,7 +247,7 @@ def _unattached(child: object) -> str:
     """ ": your __mul__ (line N) makes a _backward but never attaches it", for each method of the
     reader's Value that defines a nested ``_backward`` and sets no attribute of that name; or ""."""
     found = []
-    for klass in type(child).__mro__:
+    for klass in child.__class__.__mro__:
         for name, method in vars(klass).items():
             code = getattr(method, "__code__", None)
             if code is None or not code.co_filename.startswith(READER_FILE_PREFIX):

@@ -51,10 +51,22 @@ def run_checks(
     payload = {"pieces": dict(pieces), "target": target, "time_limit": time_limit, "seed": seed}
     if sys.platform == "emscripten":
         return _reports(payload)
-    if target in ACROSS:  # builds only on pieces of ACROSS: every verdict is reached in this process
+    across_target = target in ACROSS
+    if across_target:  # checked in this process; the child says only which earlier pieces of others pass
         wanted = {piece.id for piece in earlier_pieces(by_id(target))} | {target}
-        used = {piece: source for piece, source in pieces.items() if piece in wanted}
-        return check_all_across(used, time_limit=time_limit, seed=seed)
+        pieces = {piece: source for piece, source in pieces.items() if piece in wanted}
+        if all(piece in ACROSS for piece in pieces):
+            return check_all_across(pieces, time_limit=time_limit, seed=seed)
+        payload = {**payload, "pieces": {p: s for p, s in pieces.items() if p != target}, "target": None}
+    child = _in_a_child(payload, time_limit)
+    judged = {exercise: report for exercise, report in child.items() if exercise not in ACROSS}
+    if target is not None and not across_target:
+        return child
+    return child | check_all_across(pieces, time_limit=time_limit, seed=seed, judged=judged)
+
+
+def _in_a_child(payload: dict, time_limit: float) -> dict[str, Report]:
+    """The reports of `_reports(payload)`, reached in a child Python (`_child`)."""
     nonce = secrets.token_hex(16)
     with tempfile.TemporaryDirectory(prefix="scratchgrad-check-") as folder:
         progress = Path(folder) / "progress"
@@ -74,14 +86,13 @@ def run_checks(
         finally:
             text = records.text()
     data = _one_record(text, nonce)
-    across = check_all_across(pieces, time_limit=time_limit, seed=seed) if target is None else {}
     if data is None:
         how = f"exit code {child.returncode}" if child.returncode >= 0 else f"signal {-child.returncode}"
         raise DidNotFinish(
             f"did not finish: the check ended ({how}) before it could report — does your code call "
             "os._exit() or exit the process some other way, or was it killed?"
         )
-    return {exercise: report_from_dict(report) for exercise, report in data["reports"].items()} | across
+    return {exercise: report_from_dict(report) for exercise, report in data["reports"].items()}
 
 
 def _wait(child: subprocess.Popen, progress: Path, patience: float) -> None:

@@ -5,9 +5,24 @@ whether a wrong backward pass comes from the reader's earlier `topological_order
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from scratchgrad.exercises.oracle import children, every_node
 
-__all__ = ["order_problem"]
+__all__ = ["CountedChildren", "order_problem"]
+
+
+class CountedChildren(tuple):
+    """A node's children that count how often they are walked (``for child in node._prev``): the
+    checks set them as a node's ``_prev`` to see whether the reader's walk reads each node's children
+    once. `scratchgrad.exercises.remote` sends them to the reader process as such, where they count
+    that process's walks, and the checks read `walks` there through the node."""
+
+    walks: ClassVar[list[int]] = [0]
+
+    def __iter__(self):
+        self.walks[0] += 1
+        return super().__iter__()
 
 
 def order_problem(order: list, root: object, names: dict[int, str]) -> str | None:

@@ -1,13 +1,17 @@
 """Checks whose verdict the reader's code cannot reach: the checks run in this process and the
 reader's code in a second Python, the "reader process", which holds nothing of the checker's.
 The checks call the reader's functions through `RemoteFunction`s: each call goes over a pipe as
-plain data (numbers, strings, None, lists, tuples), and what comes back is plain data too, or an
-`Opaque` stand-in for anything else; a function the checks pass (the f of ``slope(f, x)``) reaches
-the reader as a copy when it computes with numbers and `math` only, else as a call-only handle, so
-the reader's code reaches nothing of the checker's. What
-the reader's code writes on its pipe is at most an answer, judged here like any other: a forged
-answer can only be a right one. Only exercises whose checks need nothing but such calls (`ACROSS`)
-are checked this way; the others still run whole in one child (`scratchgrad.exercises.isolated`).
+plain data (numbers, strings, None, lists, tuples, dicts, sets, and records, `types.SimpleNamespace`,
+which come back as the very objects sent); any other object of the reader's (a Value, its class, a
+closure) stays in the reader process and the checks hold it as a `RemoteObject`, whose every
+attribute, call, operator and comparison is one named operation done there. An exception the
+reader's code raised arrives as the built-in type it names where it can. A function the checks pass
+(the f of ``slope(f, x)``) reaches the reader as a copy when it computes with numbers and `math`
+only, else as a call-only handle, so the reader's code reaches nothing of the checker's. What the
+reader's code writes on its pipe is at most an answer, judged here like any other: a forged answer
+can only be a right one. Whether a piece is borrowed is judged here too, from plain facts the reader
+process reports (`scratchgrad.exercises.borrowed.facts`). Only the exercises of `ACROSS` are checked
+this way; the others still run whole in one child (`scratchgrad.exercises.isolated`).
 """
 
 from __future__ import annotations
@@ -15,10 +19,12 @@ from __future__ import annotations
 import base64
 import builtins
 import contextlib
+import inspect
 import json
 import linecache
 import marshal
 import math
+import operator
 import os
 import random
 import select
@@ -27,11 +33,13 @@ import sys
 import time
 import types
 from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 
-from scratchgrad.exercises.borrowed import book_imports, borrowed_names
+from scratchgrad.exercises.borrowed import book_imports, facts, judged
 from scratchgrad.exercises.child_clocks import child_clocks
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.memory_cap import cap_memory
+from scratchgrad.exercises.order import CountedChildren
 from scratchgrad.exercises.registry import by_id
 from scratchgrad.exercises.report import CheckLine, CodeError, PieceUse, Report
 from scratchgrad.exercises.runner import (
@@ -40,17 +48,39 @@ from scratchgrad.exercises.runner import (
     _exited,
     _providers,
     _stopped,
+    _verdict,
     earlier_pieces,
     load_pieces,
 )
 from scratchgrad.exercises.sandbox import WALL_FACTOR, Sandbox, TimeLimitExceeded, reader_filename
 
-__all__ = ["ACROSS", "Opaque", "RemoteFunction", "check_across", "check_all_across"]
+__all__ = [
+    "ACROSS",
+    "Opaque",
+    "RemoteCallable",
+    "RemoteFunction",
+    "RemoteObject",
+    "check_across",
+    "check_all_across",
+]
 
-ACROSS = ("slope", "tanh-derivative", "fan-out", "descent")
-"""The exercises checked across two processes, in story order: each builds only on earlier ones of
-these, and its checks only call the reader's functions with numbers and functions of numbers, and
-read numbers back."""
+ACROSS = (
+    "slope",
+    "descent",
+    "trace",
+    "value-graph",
+    "backprop-by-hand",
+    "tanh-derivative",
+    "local-derivatives",
+    "topological-order",
+    "fan-out",
+    "power-and-exp",
+    "composed-ops",
+)
+"""The exercises checked across two processes, in story order; an earlier piece not among them is
+judged in the reader's own child first (`check_all_across`'s `judged`). Not yet here: those whose
+failures draw the reader's graph and the training loops (their checks' messages across two processes
+are not yet compared with one's), and those built on them."""
 
 STARTUP_SECONDS = 1.0  # CPU seconds for the reader process's start and import
 _NO_REPLY = "did not finish: your code wrote something that is no answer on the pipe to the checks"
@@ -78,7 +108,57 @@ class _Raised(Exception):  # noqa: N818 (the reader's code "raised")
         self.error = error
 
 
-def _encode(value: object, handles: list | None) -> object:
+def _raised(error: CodeError) -> _Raised:
+    """`_Raised` for `error`, an instance of the built-in exception it names too (with its message
+    only) where one can be: a check that catches the reader's TypeError catches it as in one process."""
+    kind = getattr(builtins, error.type, None)
+    if isinstance(kind, type) and issubclass(kind, Exception) and kind is not Exception:
+        with contextlib.suppress(TypeError):  # a built-in whose layout admits no second base (OSError)
+            both = type(error.type, (_Raised, kind), {"__str__": lambda self: error.message})
+            return both(error)
+    return _Raised(error)
+
+
+class _Records:
+    """The records (`types.SimpleNamespace`, the trace exercise's nodes) sent either way, numbered in
+    the order they first crossed: each side keeps its own object for a number, so a record the reader's
+    function returns comes back as the very object the checks sent, and one sent twice is one object
+    there too. Both sides number in the same order, as they encode and decode the same messages.
+    The reader process numbers its other objects the same way, for the checks' `RemoteObject`s."""
+
+    def __init__(self) -> None:
+        self.objects: list[types.SimpleNamespace] = []
+        self._numbers: dict[int, int] = {}
+
+    def number(self, record: types.SimpleNamespace) -> int | None:
+        number = self._numbers.get(id(record))
+        return number if number is not None and self.objects[number] is record else None
+
+    def add(self, record: types.SimpleNamespace) -> int:
+        self._numbers[id(record)] = len(self.objects)
+        self.objects.append(record)
+        return len(self.objects) - 1
+
+
+def _encode(
+    value: object, handles: list | None, records: _Records | None = None, refs: _Records | None = None
+) -> object:
+    """`value` as JSON-ready plain data. In the reader process `refs` numbers every other object
+    (the reader's Values, classes, functions), which the checks then hold as `RemoteObject`s."""
+    if records is not None and type(value) is types.SimpleNamespace:
+        number = records.number(value)
+        if number is not None:
+            return {"record": number}
+        number = records.add(value)
+        fields = {str(name): _encode(field, handles, records, refs) for name, field in vars(value).items()}
+        return {"record": number, "fields": fields}
+    if isinstance(value, RemoteObject):
+        return {"ref": object.__getattribute__(value, "_number")}
+    if type(value) is CountedChildren:  # the checks' counter goes over as one, and stays there
+        if refs is not None:
+            number = refs.number(value)
+            return {"ref": refs.add(value) if number is None else number, "callable": False}
+        return {"counted": [_encode(item, handles, records, refs) for item in tuple.__iter__(value)]}
     if value is None or isinstance(value, bool):
         return {"v": value if value is None else bool(value)}
     if isinstance(value, int | str):  # as the plain type: a subclass's own methods stay behind
@@ -86,12 +166,21 @@ def _encode(value: object, handles: list | None) -> object:
     if isinstance(value, float):
         return {"f": float.__repr__(value)}
     if isinstance(value, list | tuple):
-        return {"list" if isinstance(value, list) else "tuple": [_encode(item, handles) for item in value]}
+        kind = "list" if isinstance(value, list) else "tuple"
+        return {kind: [_encode(item, handles, records, refs) for item in value]}
+    if type(value) in (dict, set, frozenset) and (records is not None or refs is not None):
+        if isinstance(value, dict):
+            return {"dict": [[_encode(k, handles, records, refs), _encode(v, handles, records, refs)]
+                             for k, v in value.items()]}  # fmt: skip
+        return {type(value).__name__: [_encode(item, handles, records, refs) for item in value]}
     if handles is not None and callable(value):
         if copy := _copy_of(value):
             return copy
         handles.append(value)
         return {"handle": len(handles) - 1}
+    if refs is not None:
+        number = refs.number(value)
+        return {"ref": refs.add(value) if number is None else number, "callable": callable(value)}
     return {"opaque": type(value).__name__, "repr": _safe_repr(value)}
 
 
@@ -133,13 +222,40 @@ def _function_from(copy: dict) -> Callable:
     return types.FunctionType(code, {"__builtins__": builtins, "math": math}, code.co_name, defaults, cells)
 
 
-def _decode(data: dict, call_back: Callable[[int], Callable] | None) -> object:
+def _decode(
+    data: dict,
+    call_back: Callable[[int], Callable] | None,
+    records: _Records | None = None,
+    refs: Callable[[dict], object] | None = None,
+) -> object:
+    """What `_encode` made; `refs` gives the object a ``{"ref": n}`` stands for (the reader process's
+    own object, or the checks' `RemoteObject` for it)."""
+    if refs is not None and "ref" in data:
+        return refs(data)
+    if "counted" in data:
+        return CountedChildren(_decode(item, call_back, records, refs) for item in data["counted"])
+    if "dict" in data and (records is not None or refs is not None):
+        return {
+            _decode(k, call_back, records, refs): _decode(v, call_back, records, refs)
+            for k, v in data["dict"]
+        }
+    if ("set" in data or "frozenset" in data) and (records is not None or refs is not None):
+        items = [_decode(item, call_back, records, refs) for item in data.get("set", data.get("frozenset"))]
+        return set(items) if "set" in data else frozenset(items)
+    if records is not None and "record" in data:
+        if "fields" not in data:
+            return records.objects[int(data["record"])]
+        record = types.SimpleNamespace()
+        records.add(record)
+        for name, field in data["fields"].items():
+            setattr(record, str(name), _decode(field, call_back, records, refs))
+        return record
     if "v" in data:
         return data["v"]
     if "f" in data:
         return float(data["f"])
     if "list" in data or "tuple" in data:
-        items = [_decode(item, call_back) for item in data.get("list", data.get("tuple"))]
+        items = [_decode(item, call_back, records, refs) for item in data.get("list", data.get("tuple"))]
         return items if "list" in data else tuple(items)
     if call_back is not None and "handle" in data:
         return call_back(int(data["handle"]))
@@ -166,6 +282,42 @@ class _Channel:
         self._wall = patience * WALL_FACTOR if self._clocks else patience
         self._start = time.monotonic()
         self.handles: list[Callable] = []
+        self.records = _Records()
+        self._proxies: dict[int, RemoteObject] = {}
+
+    def proxy(self, data: dict) -> RemoteObject:
+        """The one `RemoteObject` for the reader's object number ``data["ref"]``."""
+        number = int(data["ref"])
+        if number not in self._proxies:
+            kind = RemoteCallable if data.get("callable") else RemoteObject
+            self._proxies[number] = kind(self, number)
+        return self._proxies[number]
+
+    def result(self, message: dict) -> object:
+        """Ask the reader process `message` (a call of the reader's code) and return its answer;
+        `_raised` when the reader's code raised, `_Stopped` when its process ended or overran."""
+        reply = self.ask(message)
+        try:
+            if "value" in reply:
+                return _decode(reply["value"], None, self.records, self.proxy)
+            raised = CodeError(**reply["raised"]) if "raised" in reply else None
+            stopped = "" if raised else str(reply["stopped"])
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError):
+            raised, stopped = None, _NO_REPLY
+        if raised is not None:
+            raise _raised(raised)
+        self.stop()
+        raise _Stopped(stopped)
+
+    def operation(self, name: str, *args: object, **kwargs: object) -> object:
+        """``name(*args, **kwargs)`` done in the reader process (`_OPERATIONS`) on its objects."""
+        return self.result(
+            {
+                "op": name,
+                "args": [_encode(arg, self.handles, self.records) for arg in args],
+                "kwargs": {key: _encode(arg, self.handles, self.records) for key, arg in kwargs.items()},
+            }
+        )
 
     def send(self, message: dict) -> None:
         try:
@@ -254,37 +406,126 @@ class _CodeSpan:
 class RemoteFunction:
     """A function of the reader's, called in the reader process: arguments and result as plain data."""
 
-    def __init__(self, channel: _Channel, name: str, span: _CodeSpan | None = None) -> None:
+    def __init__(
+        self, channel: _Channel, name: str, span: _CodeSpan | None = None, parameters: list | None = None
+    ) -> None:
         self._channel, self.__name__ = channel, name
         if span is not None:
             self.__code__ = span
+        if parameters is not None:  # for inspect.signature: the names and kinds, no default's value
+            self.__signature__ = inspect.Signature(
+                [
+                    inspect.Parameter(str(name), inspect._ParameterKind(int(kind)))
+                    if not has_default
+                    else inspect.Parameter(
+                        str(name), inspect._ParameterKind(int(kind)), default=Opaque("", "…")
+                    )
+                    for name, kind, has_default in parameters
+                ]
+            )
 
     def __call__(self, *args: object) -> object:
-        reply = self._channel.ask(
-            {"call": self.__name__, "args": [_encode(a, self._channel.handles) for a in args]}
+        return self._channel.result(
+            {
+                "call": self.__name__,
+                "args": [_encode(arg, self._channel.handles, self._channel.records) for arg in args],
+            }
         )
-        try:
-            if "value" in reply:
-                return _decode(reply["value"], None)
-            if "raised" in reply:
-                raise _Raised(CodeError(**reply["raised"]))
-            stopped = reply["stopped"]
-        except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
-            stopped = _NO_REPLY
-        self._channel.stop()
-        raise _Stopped(str(stopped))
 
     def __repr__(self) -> str:
         return f"<your function {self.__name__}>"
 
 
-def check_all_across(pieces: Mapping[str, str], *, time_limit: float, seed: int) -> dict[str, Report]:
+def _operation(name: str, reflected: bool = False) -> Callable:
+    def method(self: RemoteObject, *others: object) -> object:
+        args = (*others, self) if reflected else (self, *others)
+        return object.__getattribute__(self, "_channel").operation(name, *args)
+
+    return method
+
+
+class RemoteObject:
+    """An object of the reader's (a Value, its class, a closure) as the checks hold it: every
+    attribute read or written, call, operator, comparison, ``repr``, ``float``, iteration and
+    ``isinstance`` with it is done in the reader process (`_OPERATIONS`), one trip over the pipe
+    each; what comes back is plain data or another `RemoteObject`, the same one for the same object,
+    so ``is`` and ``id`` tell the reader's objects apart as they do there."""
+
+    __slots__ = ("_channel", "_number")
+
+    def __init__(self, channel: _Channel, number: int) -> None:
+        object.__setattr__(self, "_channel", channel)
+        object.__setattr__(self, "_number", number)
+
+    def __getattribute__(self, name: str) -> object:  # every name is the reader's: __pow__, __class__ too
+        return object.__getattribute__(self, "_channel").operation("getattr", self, name)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        object.__getattribute__(self, "_channel").operation("setattr", self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        object.__getattribute__(self, "_channel").operation("delattr", self, name)
+
+    __hash__ = object.__hash__
+    __repr__ = _operation("repr")
+    __str__ = _operation("str")
+    __format__ = _operation("format")
+    __float__ = _operation("float")
+    __int__ = _operation("int")
+    __bool__ = _operation("bool")
+    __len__ = _operation("len")
+    __getitem__ = _operation("getitem")
+    __contains__ = _operation("contains")
+    __instancecheck__ = _operation("isinstance", reflected=True)
+    __subclasscheck__ = _operation("issubclass", reflected=True)
+
+    def __iter__(self) -> Iterator[object]:
+        return iter(object.__getattribute__(self, "_channel").operation("list", self))
+
+    for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul"):
+        locals()[f"__{_name}__"] = _operation(_name)
+        locals()[f"__r{_name}__"] = _operation(_name, reflected=True)
+    for _name in ("neg", "pos", "abs", "eq", "ne", "lt", "le", "gt", "ge"):
+        locals()[f"__{_name}__"] = _operation(_name)
+    del _name
+
+
+class RemoteCallable(RemoteObject):
+    """A `RemoteObject` the reader's code can call (a class, a function, a method): so is this."""
+
+    __slots__ = ()
+
+    def __call__(self, *args: object, **kwargs: object) -> object:
+        return object.__getattribute__(self, "_channel").operation("call", self, *args, **kwargs)
+
+
+_OPERATIONS: dict[str, Callable] = {
+    "getattr": getattr, "setattr": setattr, "delattr": delattr,
+    "call": lambda function, *args, **kwargs: function(*args, **kwargs),
+    "repr": repr, "str": str, "format": format, "float": float, "int": int, "bool": bool, "len": len,
+    "list": list, "isinstance": isinstance, "issubclass": issubclass,
+    "getitem": operator.getitem, "contains": operator.contains,
+    **{name: getattr(operator, name) for name in (
+        "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul",
+        "neg", "pos", "abs", "eq", "ne", "lt", "le", "gt", "ge",
+    )},
+}  # fmt: skip
+"""What the checks may do with the reader's objects, by name: each runs in the reader process, on
+the reader's own objects, guarded by its sandbox like any call of the reader's code."""
+
+
+def check_all_across(
+    pieces: Mapping[str, str], *, time_limit: float, seed: int, judged: Mapping[str, Report] | None = None
+) -> dict[str, Report]:
     """Check every piece of `pieces` that is one of `ACROSS`, in story order, each on the passing
-    ones before it (the reference for the others): a report per piece checked."""
+    ones before it (the reference for the others): a report per piece checked. `judged` holds the
+    reports of pieces not in `ACROSS`, reached in the reader's own child (`scratchgrad.exercises.isolated`):
+    they say only whose code stands for those pieces, which the reader's code decides anyway."""
     reports: dict[str, Report] = {}
     for exercise_id in ACROSS:
         if exercise_id in pieces:
-            passing = {piece: pieces[piece] for piece, report in reports.items() if report.passed}
+            verdicts = {**(judged or {}), **reports}
+            passing = {piece: pieces[piece] for piece, report in verdicts.items() if report.passed}
             reports[exercise_id] = check_across(
                 exercise_id, pieces[exercise_id], passing, time_limit=time_limit, seed=seed
             )
@@ -336,7 +577,7 @@ def _check_on(
             outcome = "raised" if "raised" in loaded else "stopped"
             report.error = _code_error_from(loaded.get("error"))
             return _finish_across(report, channel, outcome, str(loaded.get("headline", "did not finish")))
-        if borrowed := book_imports(source) or loaded.get("borrowed"):
+        if borrowed := book_imports(source) or judged(exercise, loaded.get("borrowed"), source):
             report.checks.append(CheckLine("the piece is your own code", False, str(borrowed)))
             return _finish_across(
                 report, channel, "failed", "your code takes the book's implementation instead of writing it"
@@ -358,21 +599,21 @@ def _check_on(
             return _finish_across(report, None, "stopped", str(stopped))
         except Exception as error:  # a check's own arithmetic on what came back, as in one process
             report.checks.append(CheckLine(hidden.title, False, f"raised {_code_error(error, exercise.id)}"))
-    failed = sum(not line.passed for line in report.checks)
-    total = len(report.checks)
-    if failed:
-        return _finish_across(report, channel, "failed", f"{failed} of {total} checks failed (seed {seed})")
-    return _finish_across(report, channel, "passed", f"all {total} checks passed")
+    return _finish_across(report, channel, *_verdict(report))
 
 
-def _functions(channel: _Channel, functions: object) -> dict[str, RemoteFunction]:
-    """The reader's functions by name, as the reader process listed them with their code's lines."""
+def _functions(channel: _Channel, functions: object) -> dict[str, object]:
+    """The names the reader's code defined, as the reader process listed them: a function with its
+    code's lines (a `RemoteFunction`), anything else as plain data or a `RemoteObject`."""
     try:
         return {
-            str(name): RemoteFunction(
+            str(name): _decode(span, None, channel.records, channel.proxy)
+            if isinstance(span, dict)
+            else RemoteFunction(
                 channel,
                 str(name),
                 _CodeSpan(str(span[0]), int(span[1]), [int(n) for n in span[2]]) if span else None,
+                span[3] if span and len(span) > 3 else None,
             )
             for name, span in functions.items()
         }
@@ -431,7 +672,8 @@ def _serve() -> None:
     def handle(number: int) -> Callable:
         def call(*args: object) -> object:
             reply({"callback": number, "args": [_encode(arg, None) for arg in args]})
-            answer = receive()
+            while "value" not in (answer := receive()) and "error" not in answer:
+                serve(answer, nested=True)  # the checker's function asked about the reader's objects
             if "value" in answer:
                 return _decode(answer["value"], None)
             error = getattr(builtins, str(answer.get("error")), None)
@@ -442,6 +684,33 @@ def _serve() -> None:
         return call
 
     first = receive()
+    records, refs = _Records(), _Records()
+
+    def reference(data: dict) -> object:
+        return refs.objects[int(data["ref"])]
+
+    def serve(request: dict, nested: bool) -> None:
+        """Answer one call or operation; a `nested` one (asked while the reader's code waits for a
+        function of the checker's) runs inside the guard of the run that is waiting."""
+        args = [_decode(arg, handle, records, reference) for arg in request.get("args", [])]
+        kwargs = {
+            str(k): _decode(arg, handle, records, reference) for k, arg in request.get("kwargs", {}).items()
+        }
+        function = _OPERATIONS[request["op"]] if "op" in request else namespace[request["call"]]
+        try:
+            result = function(*args, **kwargs) if nested else sandbox.run(partial(function, *args, **kwargs))
+            reply({"value": _encode(result, None, records, refs)})
+        except (TimeLimitExceeded, KeyboardInterrupt):
+            if nested:
+                raise  # the run that waits stops, and says so
+            reply({"stopped": _stopped(sandbox)})
+        except SystemExit as error:
+            if nested:
+                raise
+            reply({"stopped": _exited(_code_error(error, exercise.id))})
+        except BaseException as error:
+            reply({"raised": vars(_code_error(error, exercise.id))})
+
     exercise = by_id(first["exercise"])
     sandbox = Sandbox(first["time_limit"])
     namespace: dict = {"__name__": "__exercise__", "__builtins__": builtins}
@@ -467,11 +736,13 @@ def _serve() -> None:
             }
         )
     else:
-        borrowed = borrowed_names(exercise, namespace, source)  # what runs: only this process can look
+        borrowed = facts(exercise, namespace)  # what runs: only this process can look; the checks judge
         functions = {
             name: _span(value)
+            if isinstance(value, types.FunctionType)
+            else _encode(value, None, records, refs)
             for name, value in namespace.items()
-            if callable(value) and not name.startswith("__")
+            if not name.startswith("__")
         }
         reply({"borrowed": borrowed, "functions": functions, "pieces": uses})
     for request in map(json.loads, lines):
@@ -488,28 +759,26 @@ def _serve() -> None:
             random.seed(request["seed"])  # the reader's own random draws, as in-process checks seed them
             reply({})
             continue
-        args = [_decode(arg, handle) for arg in request["args"]]
-        try:
-            reply({"value": _encode(sandbox.run(namespace[request["call"]], *args), None)})
-        except (TimeLimitExceeded, KeyboardInterrupt):
-            reply({"stopped": _stopped(sandbox)})
-        except SystemExit as error:
-            reply({"stopped": _exited(_code_error(error, exercise.id))})
-        except BaseException as error:
-            reply({"raised": vars(_code_error(error, exercise.id))})
+        serve(request, nested=False)
     os._exit(0)
 
 
 def _span(function: object) -> list | None:
-    """[file name, first line, every line] of a function's code, for `_CodeSpan`; None for no code."""
+    """[file name, first line, every line, parameters] of a function's code, for `_CodeSpan` and the
+    `RemoteFunction`'s signature (each parameter [name, kind, has a default]); None for no code."""
     code = getattr(function, "__code__", None)
     try:
+        parameters = [
+            [p.name, int(p.kind), p.default is not p.empty]
+            for p in inspect.signature(function).parameters.values()
+        ]
         return [
             code.co_filename,
             code.co_firstlineno,
             [line for _, _, line in code.co_lines() if line is not None],
+            parameters,
         ]
-    except (AttributeError, TypeError):
+    except (AttributeError, TypeError, ValueError):
         return None
 
 

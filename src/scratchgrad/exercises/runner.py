@@ -127,11 +127,17 @@ def check(
             return _finish(report, sandbox, "stopped", exited)
         except BaseException as error:
             report.checks.append(CheckLine(hidden.title, False, f"raised {_code_error(error, exercise.id)}"))
+    return _finish(report, sandbox, *_verdict(report))
+
+
+def _verdict(report: Report) -> tuple[str, str]:
+    """The outcome and headline of a run whose checks all ran: "passed", or "failed" with how many of
+    them failed and the seed that chose their cases. The one verdict of every way a piece is checked."""
     failed = sum(not line.passed for line in report.checks)
     total = len(report.checks)
     if failed:
-        return _finish(report, sandbox, "failed", f"{failed} of {total} checks failed (seed {seed})")
-    return _finish(report, sandbox, "passed", f"all {total} checks passed")
+        return "failed", f"{failed} of {total} checks failed (seed {report.seed})"
+    return "passed", f"all {total} checks passed"
 
 
 def _load_earlier(exercise: Exercise, earlier: Mapping[str, str], namespace: dict, sandbox: Sandbox) -> list:

@@ -1,11 +1,9 @@
 """Automating backward, part 1: an order that lists every node after the nodes it was made from."""
 
-from typing import ClassVar
-
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.expressions import REUSED_NODE_GRAPHS, RandomGraph
 from scratchgrad.exercises.oracle import Builder, every_node
-from scratchgrad.exercises.order import order_problem
+from scratchgrad.exercises.order import CountedChildren, order_problem
 
 EXERCISE = Exercise.load(__name__)
 
@@ -95,16 +93,6 @@ def _random_graphs(engine: Engine) -> str:
     return f"every order right, on graphs of {', '.join(map(str, sizes))} nodes"
 
 
-class _CountedChildren(tuple):
-    """A node's children that count how often they are walked (``for child in node._prev``)."""
-
-    walks: ClassVar[list[int]] = [0]
-
-    def __iter__(self):
-        self.walks[0] += 1
-        return super().__iter__()
-
-
 @EXERCISE.check("12 diamonds in a row: each node's children read a few times, not once per path")
 def _each_node_once(engine: Engine) -> str:
     # a(k+1) = 2·a(k) + 3·a(k): a(0) is reached by 2¹² paths. A walk that marks a node only after
@@ -117,12 +105,12 @@ def _each_node_once(engine: Engine) -> str:
     every = list(every_node(nodes[-1]))
     try:
         for node in every:
-            node._prev = _CountedChildren(getattr(node, "_prev", ()) or ())
+            node._prev = CountedChildren(getattr(node, "_prev", ()) or ())
     except AttributeError:  # a Value that will not take a counted _prev: nothing to count
         return "not counted: your Value's _prev cannot be replaced"
-    _CountedChildren.walks[0] = 0
+    before = _walks(every[0])
     engine.topological_order(nodes[-1])
-    walks = _CountedChildren.walks[0]  # by the reader's walk alone; then the order is checked
+    walks = _walks(every[0]) - before  # by the reader's walk alone; then the order is checked
     order = _require_order(engine, nodes[-1], "a12")
     if walks > 4 * len(every):
         raise Fail(
@@ -131,3 +119,10 @@ def _each_node_once(engine: Engine) -> str:
             "node as visited when you first reach it, before its children, and skip it after"
         )
     return f"{len(order)} nodes, their children read {walks} times"
+
+
+def _walks(node: object) -> int:
+    """How often the children of every node are walked so far, read where the reader's Values are
+    (through `node`'s counted children), or 0 when the reader's Value kept no `CountedChildren`."""
+    walks = getattr(getattr(node, "_prev", None), "walks", None)
+    return walks[0] if isinstance(walks, list) and walks and isinstance(walks[0], int) else 0
