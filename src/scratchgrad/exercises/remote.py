@@ -40,6 +40,7 @@ from scratchgrad.exercises.child_clocks import child_clocks
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.memory_cap import cap_memory
 from scratchgrad.exercises.order import CountedChildren
+from scratchgrad.exercises.reader_stack import recursing, told
 from scratchgrad.exercises.registry import by_id
 from scratchgrad.exercises.report import CheckLine, CodeError, PieceUse, Report
 from scratchgrad.exercises.runner import (
@@ -73,14 +74,16 @@ ACROSS = (
     "tanh-derivative",
     "local-derivatives",
     "topological-order",
+    "backward",
     "fan-out",
+    "accumulate",
     "power-and-exp",
     "composed-ops",
 )
 """The exercises checked across two processes, in story order; an earlier piece not among them is
-judged in the reader's own child first (`check_all_across`'s `judged`). Not yet here: those whose
-failures draw the reader's graph and the training loops (their checks' messages across two processes
-are not yet compared with one's), and those built on them."""
+judged in the reader's own child first (`check_all_across`'s `judged`). Not yet here: gradient-check
+(its checks' Values reach the reader's callbacks), the network and the training loops (their checks'
+messages across two processes are not yet compared with one's), and those built on them."""
 
 STARTUP_SECONDS = 1.0  # CPU seconds for the reader process's start and import
 _NO_REPLY = "did not finish: your code wrote something that is no answer on the pipe to the checks"
@@ -354,7 +357,8 @@ class _Channel:
             try:
                 handle = self.handles[int(reply["callback"])]
                 args = [_decode(arg, None) for arg in reply.get("args", [])]
-                self.send({"value": _encode(handle(*args), None)})
+                with told(reply.get("recursing") is True):  # the reader process's stack, as it says
+                    self.send({"value": _encode(handle(*args), None)})
             except Exception as error:  # the checker's function failed on the reader's arguments
                 self.send({"error": type(error).__name__, "message": str(error)})
         return reply
@@ -671,7 +675,8 @@ def _serve() -> None:
 
     def handle(number: int) -> Callable:
         def call(*args: object) -> object:
-            reply({"callback": number, "args": [_encode(arg, None) for arg in args]})
+            arguments = [_encode(arg, None) for arg in args]
+            reply({"callback": number, "args": arguments, "recursing": recursing()})  # its stack, told
             while "value" not in (answer := receive()) and "error" not in answer:
                 serve(answer, nested=True)  # the checker's function asked about the reader's objects
             if "value" in answer:
