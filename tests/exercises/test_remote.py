@@ -76,19 +76,23 @@ def test_code_that_forges_a_record_gets_no_pass(forger, tmp_path, capsys):
     assert out.splitlines()[-2].startswith("FAILED: ")
 
 
-# A backward() that forges, and an accumulate whose + forges, each when the checks first call it.
-VALUE_METHOD_FORGERS = {
+# A backward() that forges, an accumulate whose + forges, a numerical_gradient that forges: each when
+# the checks first call it.
+CALL_FORGERS = {
     "backward": FRAME_FORGE.replace("'tanh-derivative'", "'backward'")
     + "class Value(Value):\n    def backward(self):\n        forge()\n        self.grad = 1.0\n",
     "accumulate": FRAME_FORGE.replace("'tanh-derivative'", "'accumulate'")
     + "class Value(Value):\n    def __add__(self, other):\n        forge()\n        return Value(0.0)\n",
+    "gradient-check": FRAME_FORGE.replace("'tanh-derivative'", "'gradient-check'")
+    + "def numerical_gradient(f, xs, h=1e-6):\n    forge()\n    return [0.0 for x in xs]\n"
+    + "def gradients_agree(f, xs, tolerance=1e-6):\n    forge()\n    return True\n",
 }
 
 
-@pytest.mark.parametrize("exercise", VALUE_METHOD_FORGERS)
-def test_a_value_method_that_forges_a_record_gets_no_pass(exercise, tmp_path, capsys):
+@pytest.mark.parametrize("exercise", CALL_FORGERS)
+def test_code_that_forges_a_record_when_called_gets_no_pass(exercise, tmp_path, capsys):
     path = tmp_path / f"{exercise}.py"
-    path.write_text(VALUE_METHOD_FORGERS[exercise], encoding="utf-8")
+    path.write_text(CALL_FORGERS[exercise], encoding="utf-8")
     assert exercise in ACROSS
     assert main(["check", exercise, str(path), "--seed", "1"]) == 1
     out = capsys.readouterr().out
@@ -246,3 +250,11 @@ def test_a_piece_checked_across_builds_on_the_readers_earlier_passing_piece():
     report = run_checks(pieces, "power-and-exp", 10.0, 1)["power-and-exp"]
     assert report.passed, report.text()
     assert ("accumulate", "yours") in [(use.exercise, use.source) for use in report.pieces]
+
+
+def test_a_list_the_readers_function_changes_in_place_is_changed_for_the_checks_too():
+    solution = by_id("gradient-check").solution
+    in_place = solution.replace("up, down = list(xs), list(xs)", "up, down = xs, list(xs)")
+    assert in_place != solution
+    report = run_checks({"gradient-check": in_place}, "gradient-check", 10.0, 1)["gradient-check"]
+    assert "changed the list xs it was given" in report.text(), report.text()
