@@ -12,7 +12,7 @@ from adversaries import BORROWED_SLOPES
 from scratchgrad.exercises import check
 from scratchgrad.exercises.cli import main
 from scratchgrad.exercises.isolated import run_checks
-from scratchgrad.exercises.registry import by_id
+from scratchgrad.exercises.registry import EXERCISES, by_id
 from scratchgrad.exercises.remote import ACROSS, check_across
 
 WRONG_TANH = "def tanh_derivative(x):\n    return 1 - x * x\n"
@@ -258,3 +258,8 @@ def test_a_list_the_readers_function_changes_in_place_is_changed_for_the_checks_
     assert in_place != solution
     report = run_checks({"gradient-check": in_place}, "gradient-check", 10.0, 1)["gradient-check"]
     assert "changed the list xs it was given" in report.text(), report.text()
+
+
+def test_the_exercises_checked_across_are_the_storys_beginning():
+    # so a piece checked across two processes builds only on pieces checked that way too
+    assert list(ACROSS) == [exercise.id for exercise in EXERCISES[: len(ACROSS)]]

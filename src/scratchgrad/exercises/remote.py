@@ -83,8 +83,8 @@ ACROSS = (
     "composed-ops",
     "gradient-check",
 )
-"""The exercises checked across two processes, in story order; an earlier piece not among them is
-judged in the reader's own child first (`check_all_across`'s `judged`). Not yet here: the network and
+"""The exercises checked across two processes: the story's beginning, in its order, so every piece
+one of them builds on is checked across two processes too. Not yet here: the network and
 the training loops (their checks' messages across two processes are not yet compared with one's), and
 those built on them."""
 
@@ -528,18 +528,13 @@ _OPERATIONS: dict[str, Callable] = {
 the reader's own objects, guarded by its sandbox like any call of the reader's code."""
 
 
-def check_all_across(
-    pieces: Mapping[str, str], *, time_limit: float, seed: int, judged: Mapping[str, Report] | None = None
-) -> dict[str, Report]:
+def check_all_across(pieces: Mapping[str, str], *, time_limit: float, seed: int) -> dict[str, Report]:
     """Check every piece of `pieces` that is one of `ACROSS`, in story order, each on the passing
-    ones before it (the reference for the others): a report per piece checked. `judged` holds the
-    reports of pieces not in `ACROSS`, reached in the reader's own child (`scratchgrad.exercises.isolated`):
-    they say only whose code stands for those pieces, which the reader's code decides anyway."""
+    ones before it (the reference for the others): a report per piece checked."""
     reports: dict[str, Report] = {}
     for exercise_id in ACROSS:
         if exercise_id in pieces:
-            verdicts = {**(judged or {}), **reports}
-            passing = {piece: pieces[piece] for piece, report in verdicts.items() if report.passed}
+            passing = {piece: pieces[piece] for piece, report in reports.items() if report.passed}
             reports[exercise_id] = check_across(
                 exercise_id, pieces[exercise_id], passing, time_limit=time_limit, seed=seed
             )
