@@ -12,7 +12,7 @@ from adversaries import BORROWED_SLOPES
 from scratchgrad.exercises import check
 from scratchgrad.exercises.cli import main
 from scratchgrad.exercises.isolated import run_checks
-from scratchgrad.exercises.registry import by_id
+from scratchgrad.exercises.registry import EXERCISES, by_id
 from scratchgrad.exercises.remote import ACROSS, check_across
 
 WRONG_TANH = "def tanh_derivative(x):\n    return 1 - x * x\n"
@@ -76,9 +76,51 @@ def test_code_that_forges_a_record_gets_no_pass(forger, tmp_path, capsys):
     assert out.splitlines()[-2].startswith("FAILED: ")
 
 
-# Where a passing line lists the reader's nodes in the order of a set (the reader's _prev), that order
-# follows the objects' addresses, which differ from one process to another: only the verdicts compare.
-SET_ORDERED = {"topological-order"}
+# A backward() that forges, an accumulate whose + forges, a numerical_gradient that forges: each when
+# the checks first call it.
+CALL_FORGERS = {
+    "backward": FRAME_FORGE.replace("'tanh-derivative'", "'backward'")
+    + "class Value(Value):\n    def backward(self):\n        forge()\n        self.grad = 1.0\n",
+    "accumulate": FRAME_FORGE.replace("'tanh-derivative'", "'accumulate'")
+    + "class Value(Value):\n    def __add__(self, other):\n        forge()\n        return Value(0.0)\n",
+    "gradient-check": FRAME_FORGE.replace("'tanh-derivative'", "'gradient-check'")
+    + "def numerical_gradient(f, xs, h=1e-6):\n    forge()\n    return [0.0 for x in xs]\n"
+    + "def gradients_agree(f, xs, tolerance=1e-6):\n    forge()\n    return True\n",
+}
+
+
+@pytest.mark.parametrize("exercise", CALL_FORGERS)
+def test_code_that_forges_a_record_when_called_gets_no_pass(exercise, tmp_path, capsys):
+    path = tmp_path / f"{exercise}.py"
+    path.write_text(CALL_FORGERS[exercise], encoding="utf-8")
+    assert exercise in ACROSS
+    assert main(["check", exercise, str(path), "--seed", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "PASSED" not in out
+    assert out.splitlines()[-2].startswith("FAILED: ")
+
+
+def test_a_backward_that_recurses_is_told_so_across_processes_too():
+    # the recorders the checks put in place of the rules run here; the stack that recursed is there
+    walk = (
+        "class Value(Value):\n    def backward(self):\n        self.grad = 1.0\n        self.visit()\n\n"
+        "    def visit(self):\n        self._backward()\n"
+        "        for child in self._prev:\n            child.visit()\n"
+    )
+    report = run_checks({"backward": walk}, "backward", 10.0, 1)["backward"]
+    message = next(entry.message for entry in report.checks if entry.title.startswith("reused nodes"))
+    assert "each rule runs exactly once — walk an order, don't recurse" in message, message
+    looping = walk.replace("        self.visit()\n\n", "        for node in [self, *self._prev]:\n"
+                           "            node._backward()\n\n")
+    report = run_checks({"backward": looping}, "backward", 10.0, 1)["backward"]
+    assert "recurse" not in report.text(), report.text()
+
+
+# Where a line lists the reader's nodes in the order of a set (the reader's _prev), that order follows
+# the objects' addresses, which differ from one process to another: only the verdicts compare. So do
+# the gradients of rules that set a share with `=` (accumulate's wrong ones): the last share wins, and
+# which share is last follows the order backward() walks, which follows that set's order.
+SET_ORDERED = {"topological-order", "backward", "accumulate"}
 
 
 @pytest.mark.parametrize("exercise_id", ACROSS)
@@ -202,10 +244,22 @@ def test_trace_returns_the_checks_own_records_and_may_mark_its_copies():
     assert "your pairs run (node, child) (your line 9:" in report.text()
 
 
-def test_a_piece_checked_across_builds_on_the_readers_earlier_piece_that_is_not():
-    # accumulate is checked in the reader's own child, which says only that it passes: power-and-exp,
-    # checked across two processes, then runs on the reader's accumulate rather than the book's
+def test_a_piece_checked_across_builds_on_the_readers_earlier_passing_piece():
+    # accumulate, checked first, passes: power-and-exp then runs on the reader's accumulate, not the book's
     pieces = {"accumulate": by_id("accumulate").solution, "power-and-exp": by_id("power-and-exp").solution}
     report = run_checks(pieces, "power-and-exp", 10.0, 1)["power-and-exp"]
     assert report.passed, report.text()
     assert ("accumulate", "yours") in [(use.exercise, use.source) for use in report.pieces]
+
+
+def test_a_list_the_readers_function_changes_in_place_is_changed_for_the_checks_too():
+    solution = by_id("gradient-check").solution
+    in_place = solution.replace("up, down = list(xs), list(xs)", "up, down = xs, list(xs)")
+    assert in_place != solution
+    report = run_checks({"gradient-check": in_place}, "gradient-check", 10.0, 1)["gradient-check"]
+    assert "changed the list xs it was given" in report.text(), report.text()
+
+
+def test_the_exercises_checked_across_are_the_storys_beginning():
+    # so a piece checked across two processes builds only on pieces checked that way too
+    assert list(ACROSS) == [exercise.id for exercise in EXERCISES[: len(ACROSS)]]

@@ -51,18 +51,14 @@ def run_checks(
     payload = {"pieces": dict(pieces), "target": target, "time_limit": time_limit, "seed": seed}
     if sys.platform == "emscripten":
         return _reports(payload)
-    across_target = target in ACROSS
-    if across_target:  # checked in this process; the child says only which earlier pieces of others pass
+    if target in ACROSS:  # checked in this process, on pieces all checked so too: no child needed
         wanted = {piece.id for piece in earlier_pieces(by_id(target))} | {target}
         pieces = {piece: source for piece, source in pieces.items() if piece in wanted}
-        if all(piece in ACROSS for piece in pieces):
-            return check_all_across(pieces, time_limit=time_limit, seed=seed)
-        payload = {**payload, "pieces": {p: s for p, s in pieces.items() if p != target}, "target": None}
+        return check_all_across(pieces, time_limit=time_limit, seed=seed)
     child = _in_a_child(payload, time_limit)
-    judged = {exercise: report for exercise, report in child.items() if exercise not in ACROSS}
-    if target is not None and not across_target:
+    if target is not None:
         return child
-    return child | check_all_across(pieces, time_limit=time_limit, seed=seed, judged=judged)
+    return child | check_all_across(pieces, time_limit=time_limit, seed=seed)
 
 
 def _in_a_child(payload: dict, time_limit: float) -> dict[str, Report]:

@@ -7,11 +7,13 @@ closure) stays in the reader process and the checks hold it as a `RemoteObject`,
 attribute, call, operator and comparison is one named operation done there. An exception the
 reader's code raised arrives as the built-in type it names where it can. A function the checks pass
 (the f of ``slope(f, x)``) reaches the reader as a copy when it computes with numbers and `math`
-only, else as a call-only handle, so the reader's code reaches nothing of the checker's. What the
-reader's code writes on its pipe is at most an answer, judged here like any other: a forged answer
-can only be a right one. Whether a piece is borrowed is judged here too, from plain facts the reader
-process reports (`scratchgrad.exercises.borrowed.facts`). Only the exercises of `ACROSS` are checked
-this way; the others still run whole in one child (`scratchgrad.exercises.isolated`).
+only, else as a call-only handle, so the reader's code reaches nothing of the checker's; the reader's
+Values it is called with reach it as `RemoteObject`s, and those it returns go back as the reader's
+own (gradient-check's f). A list the reader's function changed in place is changed for the checks
+too. What the reader's code writes on its pipe is at most an answer, judged here like any other: a
+forged answer can only be a right one. Whether a piece is borrowed is judged here too, from plain
+facts the reader process reports (`scratchgrad.exercises.borrowed.facts`). Only the exercises of
+`ACROSS` are checked this way; the others still run whole in one child (`scratchgrad.exercises.isolated`).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from scratchgrad.exercises.child_clocks import child_clocks
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.memory_cap import cap_memory
 from scratchgrad.exercises.order import CountedChildren
+from scratchgrad.exercises.reader_stack import recursing, told
 from scratchgrad.exercises.registry import by_id
 from scratchgrad.exercises.report import CheckLine, CodeError, PieceUse, Report
 from scratchgrad.exercises.runner import (
@@ -73,14 +76,17 @@ ACROSS = (
     "tanh-derivative",
     "local-derivatives",
     "topological-order",
+    "backward",
     "fan-out",
+    "accumulate",
     "power-and-exp",
     "composed-ops",
+    "gradient-check",
 )
-"""The exercises checked across two processes, in story order; an earlier piece not among them is
-judged in the reader's own child first (`check_all_across`'s `judged`). Not yet here: those whose
-failures draw the reader's graph and the training loops (their checks' messages across two processes
-are not yet compared with one's), and those built on them."""
+"""The exercises checked across two processes: the story's beginning, in its order, so every piece
+one of them builds on is checked across two processes too. Not yet here: the network and
+the training loops (their checks' messages across two processes are not yet compared with one's), and
+those built on them."""
 
 STARTUP_SECONDS = 1.0  # CPU seconds for the reader process's start and import
 _NO_REPLY = "did not finish: your code wrote something that is no answer on the pipe to the checks"
@@ -293,13 +299,19 @@ class _Channel:
             self._proxies[number] = kind(self, number)
         return self._proxies[number]
 
-    def result(self, message: dict) -> object:
+    def result(self, message: dict, arguments: tuple = ()) -> object:
         """Ask the reader process `message` (a call of the reader's code) and return its answer;
-        `_raised` when the reader's code raised, `_Stopped` when its process ended or overran."""
+        `_raised` when the reader's code raised, `_Stopped` when its process ended or overran. A
+        list among the call's `arguments` that the reader's code changed in place is changed here
+        too, as the reader process says: the checks see what they would see in one process."""
         reply = self.ask(message)
         try:
             if "value" in reply:
-                return _decode(reply["value"], None, self.records, self.proxy)
+                value = _decode(reply["value"], None, self.records, self.proxy)
+                for index, after in reply.get("lists", {}).items():
+                    if type(arguments[int(index)]) is list:
+                        arguments[int(index)][:] = _decode(after, None, self.records, self.proxy)
+                return value
             raised = CodeError(**reply["raised"]) if "raised" in reply else None
             stopped = "" if raised else str(reply["stopped"])
         except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError):
@@ -353,8 +365,9 @@ class _Channel:
         while "callback" in (reply := self.receive()):
             try:
                 handle = self.handles[int(reply["callback"])]
-                args = [_decode(arg, None) for arg in reply.get("args", [])]
-                self.send({"value": _encode(handle(*args), None)})
+                args = [_decode(arg, None, self.records, self.proxy) for arg in reply.get("args", [])]
+                with told(reply.get("recursing") is True):  # the reader process's stack, as it says
+                    self.send({"value": _encode(handle(*args), None, self.records)})
             except Exception as error:  # the checker's function failed on the reader's arguments
                 self.send({"error": type(error).__name__, "message": str(error)})
         return reply
@@ -429,7 +442,8 @@ class RemoteFunction:
             {
                 "call": self.__name__,
                 "args": [_encode(arg, self._channel.handles, self._channel.records) for arg in args],
-            }
+            },
+            args,
         )
 
     def __repr__(self) -> str:
@@ -514,18 +528,13 @@ _OPERATIONS: dict[str, Callable] = {
 the reader's own objects, guarded by its sandbox like any call of the reader's code."""
 
 
-def check_all_across(
-    pieces: Mapping[str, str], *, time_limit: float, seed: int, judged: Mapping[str, Report] | None = None
-) -> dict[str, Report]:
+def check_all_across(pieces: Mapping[str, str], *, time_limit: float, seed: int) -> dict[str, Report]:
     """Check every piece of `pieces` that is one of `ACROSS`, in story order, each on the passing
-    ones before it (the reference for the others): a report per piece checked. `judged` holds the
-    reports of pieces not in `ACROSS`, reached in the reader's own child (`scratchgrad.exercises.isolated`):
-    they say only whose code stands for those pieces, which the reader's code decides anyway."""
+    ones before it (the reference for the others): a report per piece checked."""
     reports: dict[str, Report] = {}
     for exercise_id in ACROSS:
         if exercise_id in pieces:
-            verdicts = {**(judged or {}), **reports}
-            passing = {piece: pieces[piece] for piece, report in verdicts.items() if report.passed}
+            passing = {piece: pieces[piece] for piece, report in reports.items() if report.passed}
             reports[exercise_id] = check_across(
                 exercise_id, pieces[exercise_id], passing, time_limit=time_limit, seed=seed
             )
@@ -671,11 +680,12 @@ def _serve() -> None:
 
     def handle(number: int) -> Callable:
         def call(*args: object) -> object:
-            reply({"callback": number, "args": [_encode(arg, None) for arg in args]})
+            arguments = [_encode(arg, None, records, refs) for arg in args]  # its Values as its own
+            reply({"callback": number, "args": arguments, "recursing": recursing()})  # its stack, told
             while "value" not in (answer := receive()) and "error" not in answer:
                 serve(answer, nested=True)  # the checker's function asked about the reader's objects
             if "value" in answer:
-                return _decode(answer["value"], None)
+                return _decode(answer["value"], None, records, reference)
             error = getattr(builtins, str(answer.get("error")), None)
             if not (isinstance(error, type) and issubclass(error, Exception)):
                 error = RuntimeError
@@ -699,7 +709,10 @@ def _serve() -> None:
         function = _OPERATIONS[request["op"]] if "op" in request else namespace[request["call"]]
         try:
             result = function(*args, **kwargs) if nested else sandbox.run(partial(function, *args, **kwargs))
-            reply({"value": _encode(result, None, records, refs)})
+            value = _encode(result, None, records, refs)
+            given = [] if "op" in request else list(enumerate(args))  # its lists, as the call left them
+            lists = {str(i): _encode(arg, None, records, refs) for i, arg in given if type(arg) is list}
+            reply({"value": value, "lists": lists})
         except (TimeLimitExceeded, KeyboardInterrupt):
             if nested:
                 raise  # the run that waits stops, and says so

@@ -1,7 +1,5 @@
 """Automating backward, part 2: one call runs every rule, in the reverse of a topological order."""
 
-import sys
-
 from scratchgrad.exercises.exercise import Engine, Exercise, Fail
 from scratchgrad.exercises.expressions import (
     REUSED_NODE_GRAPHS,
@@ -12,7 +10,7 @@ from scratchgrad.exercises.expressions import (
 )
 from scratchgrad.exercises.oracle import Builder, children, close, gradient_mismatch, graph_failure
 from scratchgrad.exercises.order import order_problem
-from scratchgrad.exercises.sandbox import READER_FILE_PREFIX
+from scratchgrad.exercises.reader_stack import recursing
 from scratchgrad.writing.numbers import written
 
 EXERCISE = Exercise.load(__name__)
@@ -52,7 +50,7 @@ def _require_each_rule_once_in_order(engine: Engine, build: Builder, what: str) 
     def recorder(node: object) -> object:
         def _backward() -> None:
             calls.append(names[id(node)])
-            recursed.append(_recursing())
+            recursed.append(recursing())
             if node is output:
                 seed.append(getattr(node, "grad", None))
 
@@ -93,20 +91,6 @@ def _require_each_rule_once_in_order(engine: Engine, build: Builder, what: str) 
                     f"{_blame_order(engine, output, names)}"
                 )
     return f"each rule once, output first: {', '.join(calls)}"
-
-
-def _recursing() -> bool:
-    """Whether a function of the reader's is on the call stack more than once: it called itself."""
-    seen: set[object] = set()
-    frame = sys._getframe(1)
-    while frame is not None:
-        code = frame.f_code
-        if code.co_filename.startswith(READER_FILE_PREFIX):
-            if code in seen:
-                return True
-            seen.add(code)
-        frame = frame.f_back
-    return False
 
 
 def _blame_order(engine: Engine, output: object, names: dict[int, str]) -> str:
