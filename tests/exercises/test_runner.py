@@ -23,8 +23,13 @@ del builtins.len, builtins.isinstance
 builtins.print = None
 runner.Fail = None
 sys.modules["scratchgrad.exercises.oracle"] = None
-sys.setrecursionlimit(50)
+depth, frame = 0, sys._getframe()
+while frame is not None:
+    depth, frame = depth + 1, frame.f_back
+sys.setrecursionlimit(depth + 20)
 """
+"""Code that deletes or breaks what the checks use: builtins, the runner's names, a module, and a
+recursion limit 20 frames above its own (a fixed 50 is below where pytest-xdist's workers run it)."""
 
 
 def test_earlier_pieces_are_the_readers_when_given_else_the_reference():
