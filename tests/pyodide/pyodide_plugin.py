@@ -40,6 +40,7 @@ HOST_ONLY_PATHS = {
     "tests/exercises/test_remote.py": "checks across two processes: the reader's code in a second one, "
     "which Pyodide cannot start",
     "tests/exercises/test_memory_cap.py": "the ceiling of a child process's memory (resource, subprocess)",
+    "tests/test_setup.py": "runs `make -n -B` in a process, on the Makefile (not in the Pyodide test tree)",
 }
 HOST_ONLY_TESTS = {
     **{
