@@ -264,19 +264,18 @@ def chapters(site_dir: Path) -> dict[str, str]:
     }
 
 
-def starting_point(exercise: dict) -> str:
+def starting_sources(exercise: dict) -> list[str]:
     """What the reader starts the exercise from: the code of the pieces it builds on (the book's
     solutions, standing for the reader's own), then its stub. The accumulate exercise's stub is
     empty: it starts from the reader's `=` rules of "local-derivatives", which the page shows above it."""
     solutions = {each["id"]: each["solution"] for each in EXERCISES}
-    return "\n\n".join([*(solutions[piece] for piece in exercise["builds_on"]), exercise["stub"]])
+    return [*(solutions[piece] for piece in exercise["builds_on"]), exercise["stub"]]
 
 
 def starting_definitions(exercise: dict) -> dict[str, set[str]]:
-    """`definitions` of the `starting_point`, each name as the latest piece (or the stub) defines it."""
-    solutions = {each["id"]: each["solution"] for each in EXERCISES}
+    """`definitions` of the `starting_sources`, each name as the latest piece (or the stub) defines it."""
     defined: dict[str, set[str]] = {}
-    for source in [*(solutions[piece] for piece in exercise["builds_on"]), exercise["stub"]]:
+    for source in starting_sources(exercise):
         defined.update(definitions(source))
     return defined
 
@@ -290,7 +289,7 @@ def test_no_code_above_an_exercise_solves_it(site_dir, chapters, exercise):
         defined_above.update(definitions(block))
     found = clashes(definitions(exercise["solution"]), defined_above, starting_definitions(exercise))
     assert not found, f"{exercise['chapter']}: code above the exercise defines {sorted(found)}"
-    stub_forms = same_forms(starting_point(exercise), blocks)  # what the reader has anyway
+    stub_forms = same_forms("\n\n".join(starting_sources(exercise)), blocks)  # what the reader has anyway
     other_form = {
         name: where
         for name, where in same_forms(exercise["solution"], blocks).items()
@@ -299,7 +298,8 @@ def test_no_code_above_an_exercise_solves_it(site_dir, chapters, exercise):
     assert not other_form, (
         f"{exercise['chapter']}: code above the exercise computes the solution's {other_form}"
     )
-    given = set(code_lines(starting_point(exercise)))  # the reader has these lines anyway
+    # the reader has these lines anyway
+    given = {line for source in starting_sources(exercise) for line in code_lines(source)}
     given |= earlier_lines(site_dir, exercise["chapter"])  # and what earlier chapters taught
     lines = [line for line in code_lines(exercise["solution"]) if line not in given]
     seen = shown_lines(blocks)
